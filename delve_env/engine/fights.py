@@ -1,0 +1,264 @@
+"""Party fights: initiative, rounds, opposed attacks, damage and armor, kills, flight
+(FIGHT-1..2, ROUND-1, ATTACK-1, DMG-1, PARTY-2, XP-1, RUN-AWAY-1)."""
+
+from numba import njit
+
+from .monsters import monster_hearts
+from .moving import land_in_hall
+from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK
+from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
+from .quest import free_king
+from .rng import chance, randint, roll
+from .tables import (
+    ARMOR,
+    C_SKILLS,
+    CLASSES,
+    EV_AMBUSH,
+    EV_FIGHT,
+    EV_FLED,
+    EV_KILL,
+    EXPLORE,
+    FIGHT,
+    I_AV,
+    I_DICE,
+    I_FAMILY,
+    I_FLAT,
+    I_RANGED,
+    ITEMS,
+    M_ATK,
+    M_AV,
+    M_DEF,
+    M_DICE,
+    M_FLAGS,
+    M_FLAT,
+    MAX_FOES,
+    MAX_MEMBERS,
+    MF_RANGED,
+    MONSTERS,
+    OFF_HAND,
+    READY,
+)
+
+UNARMED_DAMAGE = 2  # DMG-1
+
+
+@njit(cache=True)
+def is_foe_alive(s, e, k):
+    return s.foe_kind[e, k] >= 0 and s.foe_hp[e, k] > 0
+
+
+@njit(cache=True)
+def num_foes_alive(s, e):
+    n = 0
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def start_fight(s, p, e, room, rng):
+    """FIGHT-1..2: the foes line up; each side rolls a d6 and a higher band swings first.
+
+    A guarded room's band (room >= 0) is copied in, wounds and all; a wandering band is
+    already in the foe rows.
+    """
+    f = s.floor[e]
+    for k in range(MAX_FOES):
+        if room >= 0:
+            s.foe_kind[e, k] = s.band_kind[e, f, room, k]
+            s.foe_hp[e, k] = s.band_hp[e, f, room, k]
+        kind = s.foe_kind[e, k]
+        s.foe_max[e, k] = monster_hearts(p, kind) if kind >= 0 else 0
+    s.mode[e] = FIGHT
+    s.fight_room[e] = room
+    s.fight_round[e] = 1
+    s.stat_fights[e] += 1
+    s.events[e] |= EV_FIGHT
+    if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush
+        s.events[e] |= EV_AMBUSH
+        monster_round(s, p, e, rng)
+    s.actor[e] = first_standing_position(s, e, 0)
+
+
+@njit(cache=True)
+def is_ranged_weapon(kind):
+    return ITEMS[kind, I_RANGED] == 1
+
+
+@njit(cache=True)
+def weapon_damage(s, e, m, rng):
+    """DMG-1: weapon dice plus flat bonus, less what eaters wore off; unarmed is 2."""
+    kind = s.item[e, m, READY]
+    if kind == 0:
+        return UNARMED_DAMAGE
+    return max(
+        0, roll(rng, e, ITEMS[kind, I_DICE]) + ITEMS[kind, I_FLAT] - s.item_wear[e, m, READY]
+    )
+
+
+@njit(cache=True)
+def skill_bonus(s, e, m, rng):
+    """ATTACK-1: a d6 when the member's class is skilled with the weapon in hand."""
+    kind = s.item[e, m, READY]
+    family = ITEMS[kind, I_FAMILY]
+    if kind > 0 and (CLASSES[s.cls[e, m], C_SKILLS] >> family) & 1:
+        return roll(rng, e, 1)
+    return 0
+
+
+@njit(cache=True)
+def absorb(s, e, m, damage):
+    """DMG-1: shield then armor each subtract their AV; each piece that absorbs loses a DV."""
+    for slot in (OFF_HAND, ARMOR):
+        kind = s.item[e, m, slot]
+        if kind == 0 or s.item_dv[e, m, slot] <= 0 or damage <= 0:
+            continue
+        av = max(0, ITEMS[kind, I_AV] - s.item_wear[e, m, slot])
+        if av > 0:
+            damage = max(0, damage - av)
+            s.item_dv[e, m, slot] -= 1
+    return damage
+
+
+@njit(cache=True)
+def hit_foe(s, p, e, m, k, rng):
+    """Member m deals weapon damage less AV to foe k; the last blow earns the kill (XP-1)."""
+    kind = s.foe_kind[e, k]
+    damage = max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV])
+    s.foe_hp[e, k] = max(0, s.foe_hp[e, k] - damage)
+    if s.foe_hp[e, k] == 0:
+        s.stat_kills[e] += 1
+        s.events[e] |= EV_KILL
+        gain_xp(s, p, e, m, int(s.foe_max[e, k] * p[P_KILL_XP]), rng)
+
+
+@njit(cache=True)
+def hit_member(s, e, k, m, rng):
+    """Foe k's damage dice, less armor, wound member m."""
+    kind = s.foe_kind[e, k]
+    damage = roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT]
+    wound(s, e, m, absorb(s, e, m, damage), rng)
+
+
+@njit(cache=True)
+def member_attack(s, p, e, k, use_luck, rng):
+    """ATTACK-1: the acting member's d20 + skill + bonus (+ luck die) against the foe's d20 +
+    defense. Higher wins; a lost melee swing takes the counter-blow; a tie hits both."""
+    m = s.order[e, s.actor[e]]
+    kind = s.foe_kind[e, k]
+    mine = randint(rng, e, 20) + 1 + skill_bonus(s, e, m, rng) + s.atk[e, m]
+    if use_luck:
+        s.luck[e, m] -= 1  # LUCK-2
+        mine += roll(rng, e, 1)
+    theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_DEF]
+    melee = not is_ranged_weapon(s.item[e, m, READY])
+    counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
+    if mine >= theirs:
+        hit_foe(s, p, e, m, k, rng)
+    if mine <= theirs and counters:
+        hit_member(s, e, k, m, rng)
+
+
+@njit(cache=True)
+def pick_target(s, p, e, rng):
+    """PARTY-2: the front (first two standing) is aimed at with the front chance."""
+    front = 0
+    rest = 0
+    for pos in range(MAX_MEMBERS):
+        if is_standing(s, e, s.order[e, pos]):
+            if front < 2:
+                front += 1
+            else:
+                rest += 1
+    if front == 0:
+        return -1
+    pick = randint(rng, e, front)
+    if rest > 0 and not chance(rng, e, p[P_FRONT_AIM]):
+        pick = front + randint(rng, e, rest)
+    for pos in range(MAX_MEMBERS):
+        m = s.order[e, pos]
+        if is_standing(s, e, m):
+            if pick == 0:
+                return m
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def monster_attack(s, p, e, k, rng):
+    """ATTACK-1 from the band's side: the target's d20 resists; a melee target counters."""
+    m = pick_target(s, p, e, rng)
+    if m < 0:
+        return
+    kind = s.foe_kind[e, k]
+    theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
+    mine = randint(rng, e, 20) + 1
+    melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
+    counters = melee and not is_ranged_weapon(s.item[e, m, READY])
+    if theirs >= mine:
+        hit_member(s, e, k, m, rng)
+    if theirs <= mine and counters and is_standing(s, e, m):
+        hit_foe(s, p, e, m, k, rng)
+
+
+@njit(cache=True)
+def monster_round(s, p, e, rng):
+    """ROUND-1: every living foe acts once, in order."""
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k):
+            monster_attack(s, p, e, k, rng)
+
+
+@njit(cache=True)
+def win_fight(s, p, e, rng):
+    """The band is dead: a room is the party's; a wandering band leaves a little gold."""
+    s.mode[e] = EXPLORE
+    f, room = s.floor[e], s.fight_room[e]
+    if room >= 0:
+        s.band_kind[e, f, room, :] = -1
+        s.band_hp[e, f, room, :] = 0
+        free_king(s, p, e, rng)
+    else:
+        gold = roll(rng, e, 1) * f  # WANDER-3
+        s.gold[e] += gold
+        s.stat_gold[e] += gold
+        share_xp(s, p, e, gold, rng)
+    s.foe_kind[e, :] = -1
+
+
+@njit(cache=True)
+def end_turn(s, p, e, rng):
+    """Pass the turn down the marching order; after the last member the band acts."""
+    if num_foes_alive(s, e) == 0:
+        win_fight(s, p, e, rng)
+        return
+    nxt = first_standing_position(s, e, s.actor[e] + 1)
+    if nxt < 0:
+        monster_round(s, p, e, rng)
+        s.fight_round[e] += 1
+        if num_foes_alive(s, e) == 0:  # counter-blows can finish a band
+            win_fight(s, p, e, rng)
+            return
+        nxt = first_standing_position(s, e, 0)
+    s.actor[e] = nxt
+
+
+@njit(cache=True)
+def run_away(s, e, rng):
+    """RUN-AWAY-1: the band keeps its wounds in its room; the party lands in a random hall."""
+    f, room = s.floor[e], s.fight_room[e]
+    if room >= 0:
+        s.band_kind[e, f, room, :] = -1
+        s.band_hp[e, f, room, :] = 0
+        n = 0
+        for k in range(MAX_FOES):
+            if is_foe_alive(s, e, k):  # the living keep their wounds, packed to the front
+                s.band_kind[e, f, room, n] = s.foe_kind[e, k]
+                s.band_hp[e, f, room, n] = s.foe_hp[e, k]
+                n += 1
+    s.foe_kind[e, :] = -1
+    s.mode[e] = EXPLORE
+    s.stat_flights[e] += 1
+    s.events[e] |= EV_FLED
+    land_in_hall(s, e, rng)

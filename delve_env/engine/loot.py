@@ -1,0 +1,146 @@
+"""What rooms hold and taking it: gold, items, pages, the floor map, the book (LOOT-1, PAGE-1,
+MAP-5..6, RUN-2)."""
+
+from numba import njit
+
+from .monsters import roll_band
+from .params import P_GUARD_CHANCE, P_PAGES_PER_FLOOR
+from .party import free_pack_slot, is_standing, put_item, share_xp
+from .rng import chance, randint, roll
+from .tables import (
+    EV_BOOK,
+    EV_LOOT,
+    EV_MAP,
+    EV_PAGE,
+    MAX_MEMBERS,
+    NUM_SPELLS,
+    ROCK,
+    ROOM_ITEM_TABLE,
+    ROOM_ITEMS,
+    ROOM_PAGES,
+    SECRET,
+    tier_of,
+)
+
+BOOK_XP = 100  # XP-2
+EXTRA_GUARDS = 1  # the book's and the king's rooms are guarded a little harder
+
+
+@njit(cache=True)
+def stock_floor(s, p, e, f, g):
+    """Roll every room's gold, items and guards, drop the pages and the map (generation RNG g)."""
+    n = s.num_rooms[e, f]
+    for r in range(n):
+        s.room_gold[e, f, r] = roll(g, 0, 2) * f if chance(g, 0, 0.6) else 0
+        s.room_items[e, f, r, :] = 0
+        s.room_pages[e, f, r, :] = -1
+        if chance(g, 0, 0.3):
+            s.room_items[e, f, r, 0] = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, 8)]
+        guarded = chance(g, 0, p[P_GUARD_CHANCE])
+        is_quest_room = (f == s.book_floor[e] and r == s.book_room[e]) or (
+            f == s.floor_visited.shape[1] - 1 and r == s.king_room[e]
+        )
+        if guarded or is_quest_room:
+            roll_band(p, f, EXTRA_GUARDS if is_quest_room else 0, g, 0, s.band_kind[e, f, r],
+                      s.band_hp[e, f, r])  # fmt: skip
+        else:
+            s.band_kind[e, f, r, :] = -1
+            s.band_hp[e, f, r, :] = 0
+    s.room_map[e, f, randint(g, 0, n)] = True
+    for _ in range(int(p[P_PAGES_PER_FLOOR])):
+        r = randint(g, 0, n)
+        for i in range(ROOM_PAGES):
+            if s.room_pages[e, f, r, i] < 0:
+                s.room_pages[e, f, r, i] = randint(g, 0, NUM_SPELLS)
+                break
+
+
+@njit(cache=True)
+def is_book_here(s, e, f, r):
+    return not s.has_book[e] and f == s.book_floor[e] and r == s.book_room[e]
+
+
+@njit(cache=True)
+def has_loot(s, e, f, r):
+    """Anything left in room r of floor f for LOOT to take."""
+    if s.room_gold[e, f, r] > 0 or s.room_map[e, f, r] or is_book_here(s, e, f, r):
+        return True
+    for i in range(ROOM_ITEMS):
+        if s.room_items[e, f, r, i] > 0:
+            return True
+    for i in range(ROOM_PAGES):
+        if s.room_pages[e, f, r, i] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def read_map(s, e, f):
+    """MAP-5..6: hold floor f's map and see its layout (not secret doors, not contents)."""
+    s.maps_held[e] |= 1 << f
+    tiles, seen = s.tiles[e, f], s.seen[e, f]
+    for y in range(tiles.shape[0]):
+        for x in range(tiles.shape[1]):
+            if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
+                seen[y, x] = True
+    s.events[e] |= EV_MAP
+
+
+@njit(cache=True)
+def add_page(s, e, spell):
+    """PAGE-1: a page goes into the book if it is held, else into the party's hand."""
+    if s.has_book[e]:
+        s.book_pages[e, spell] += 1
+    else:
+        s.pages_held[e, spell] += 1
+    s.events[e] |= EV_PAGE
+
+
+@njit(cache=True)
+def take_book(s, p, e, rng):
+    """The book is found: every held page goes into it (PAGE-1), 100 XP shared (XP-2)."""
+    s.has_book[e] = True
+    for spell in range(NUM_SPELLS):
+        s.book_pages[e, spell] += s.pages_held[e, spell]
+        s.pages_held[e, spell] = 0
+    s.events[e] |= EV_BOOK
+    share_xp(s, p, e, BOOK_XP, rng)
+
+
+@njit(cache=True)
+def take_item(s, e, kind):
+    """First free pack slot of the standing members in marching order; False if none fits."""
+    for pos in range(MAX_MEMBERS):
+        m = s.order[e, pos]
+        if is_standing(s, e, m):
+            slot = free_pack_slot(s, e, m)
+            if slot >= 0:
+                put_item(s, e, m, slot, kind)
+                return True
+    return False
+
+
+@njit(cache=True)
+def loot_room(s, p, e, rng):
+    """LOOT-1: take everything in the party's room; items that do not fit stay."""
+    f = s.floor[e]
+    r = s.room_of[e, f, s.y[e], s.x[e]]
+    gold = s.room_gold[e, f, r]
+    s.room_gold[e, f, r] = 0
+    s.gold[e] += gold
+    s.stat_gold[e] += gold
+    share_xp(s, p, e, gold, rng)  # XP-2: 1 per coin
+    for i in range(ROOM_ITEMS):
+        kind = s.room_items[e, f, r, i]
+        if kind > 0 and take_item(s, e, kind):
+            s.room_items[e, f, r, i] = 0
+    for i in range(ROOM_PAGES):
+        if s.room_pages[e, f, r, i] >= 0:
+            add_page(s, e, s.room_pages[e, f, r, i])
+            s.room_pages[e, f, r, i] = -1
+    if s.room_map[e, f, r]:
+        s.room_map[e, f, r] = False
+        read_map(s, e, f)
+    if is_book_here(s, e, f, r):
+        take_book(s, p, e, rng)
+    s.events[e] |= EV_LOOT

@@ -1,0 +1,98 @@
+"""The exact legal-action mask: an unmasked action is legal, a legal one is never masked."""
+
+import numpy as np
+from numba import njit
+
+from .actions import (
+    A_ATTACK,
+    A_EQUIP,
+    A_GIVE,
+    A_LOOT,
+    A_LUCK,
+    A_MOVE,
+    A_RUN,
+    A_SEARCH,
+    A_STAIRS,
+    A_SWAP,
+    A_WAIT,
+)
+from .loot import has_loot
+from .moving import can_step, is_stair_open
+from .party import free_pack_slot, wear_slot
+from .tables import (
+    EXPLORE,
+    FIGHT,
+    MAX_FOES,
+    MAX_MEMBERS,
+    NUM_EQUIP,
+    PACK_SLOTS,
+    STAIR_DOWN,
+    STAIR_UP,
+)
+
+
+@njit(cache=True)
+def mask_explore(s, e, mask):
+    f = s.floor[e]
+    if f > 0:
+        for d in range(4):
+            mask[A_MOVE + d] = can_step(s, e, d)
+        mask[A_WAIT] = True
+        mask[A_SEARCH] = True
+        tile = s.tiles[e, f, s.y[e], s.x[e]]
+        r = s.room_of[e, f, s.y[e], s.x[e]]
+        mask[A_STAIRS] = (tile == STAIR_DOWN or tile == STAIR_UP) and is_stair_open(s, e)
+        mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
+    else:
+        mask[A_STAIRS] = True
+    for pos in range(MAX_MEMBERS - 1):
+        mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0
+    # PARTY-4: any pack item to any other standing member with room for it
+    takes = np.zeros(MAX_MEMBERS, dtype=np.bool_)
+    for b in range(MAX_MEMBERS):
+        takes[b] = s.in_party[e, b] and s.hp[e, b] > 0 and free_pack_slot(s, e, b) >= 0
+    for a in range(MAX_MEMBERS):
+        if not s.in_party[e, a]:
+            continue
+        for slot in range(PACK_SLOTS):
+            kind = s.item[e, a, NUM_EQUIP + slot]
+            if kind == 0:
+                continue
+            mask[A_EQUIP + a * PACK_SLOTS + slot] = s.hp[e, a] > 0 and wear_slot(kind) >= 0
+            for b in range(MAX_MEMBERS):
+                mask[A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + b] = b != a and takes[b]
+
+
+@njit(cache=True)
+def mask_fight(s, e, mask):
+    m = s.order[e, s.actor[e]]
+    for k in range(MAX_FOES):
+        alive = s.foe_kind[e, k] >= 0 and s.foe_hp[e, k] > 0
+        mask[A_ATTACK + k] = alive
+        mask[A_LUCK + k] = alive and s.luck[e, m] > 0
+    mask[A_RUN] = True
+    # PARTY-4: in a fight only a fallen member's things change hands, on the actor's turn
+    if free_pack_slot(s, e, m) < 0:
+        return
+    for a in range(MAX_MEMBERS):
+        if s.in_party[e, a] and s.hp[e, a] <= 0:
+            for slot in range(PACK_SLOTS):
+                if s.item[e, a, NUM_EQUIP + slot] > 0:
+                    mask[A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + m] = True
+
+
+@njit(cache=True)
+def legal_mask(s, e, mask):
+    """Write env e's legal actions into the bool row `mask`.
+
+    Once the run is over only 'wait' stays unmasked, so a mask is never empty (maskable
+    policies sample from it); stepping an ended env is refused by the Gymnasium layer.
+    """
+    mask[:] = False
+    if s.outcome[e] != 0:
+        mask[A_WAIT] = True
+        return
+    if s.mode[e] == EXPLORE:
+        mask_explore(s, e, mask)
+    elif s.mode[e] == FIGHT:
+        mask_fight(s, e, mask)

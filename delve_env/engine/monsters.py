@@ -1,0 +1,35 @@
+"""Bands: rolling one from a floor's monster table (MON-1, WANDER-3)."""
+
+from numba import njit
+
+from .params import P_MONSTER_HEARTS
+from .rng import chance, randint
+from .tables import KINDS_PER_TIER, M_HEARTS, MAX_FOES, MONSTERS, tier_of
+
+
+@njit(cache=True)
+def monster_hearts(p, kind):
+    """A monster's maximum hearts under the difficulty's monster strength (DIFF-1)."""
+    return max(1, int(MONSTERS[kind, M_HEARTS] * p[P_MONSTER_HEARTS] + 0.5))
+
+
+@njit(cache=True)
+def roll_band(p, floor, extra, rng, e, kinds, hp):
+    """Fill `kinds`/`hp` (length MAX_FOES) with a band of one or two kinds from the floor's tier.
+
+    A band has 1..(2 + tier) monsters, plus `extra` for rooms worth guarding well.
+    """
+    tier = tier_of(floor)
+    first = tier * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
+    second = first
+    if chance(rng, e, 0.3):
+        second = tier * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
+    count = min(MAX_FOES, 1 + randint(rng, e, 2 + tier) + extra)
+    for k in range(MAX_FOES):
+        if k < count:
+            kind = first if k % 2 == 0 else second
+            kinds[k] = kind
+            hp[k] = monster_hearts(p, kind)
+        else:
+            kinds[k] = -1
+            hp[k] = 0

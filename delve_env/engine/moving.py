@@ -1,0 +1,105 @@
+"""Moving the party token: steps, fog of war, searching, stairs, landing after a flight
+(MAP-3..5, SECRET-2, RUN-AWAY-1)."""
+
+from numba import njit
+
+from .floors import DX, DY, is_walkable, random_tile
+from .params import P_SEARCH_FIND
+from .party import refill_luck
+from .rng import chance
+from .tables import DOOR, EV_NEW_FLOOR, EV_SECRET, HALL, SECRET, STAIR_DOWN, STAIR_UP
+
+
+@njit(cache=True)
+def reveal_room(s, e, f, r):
+    """MAP-4: a room and its walls become known."""
+    rect = s.room_rect[e, f, r]
+    s.seen[e, f, rect[1] - 1 : rect[3] + 2, rect[0] - 1 : rect[2] + 2] = True
+    s.room_known[e, f, r] = True
+
+
+@njit(cache=True)
+def look_around(s, e):
+    """MAP-4: remember the tiles next to the party, and the whole room it stands in."""
+    f, x, y = s.floor[e], s.x[e], s.y[e]
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    s.seen[e, f, max(0, y - 1) : min(H, y + 2), max(0, x - 1) : min(W, x + 2)] = True
+    r = s.room_of[e, f, y, x]
+    if r >= 0:
+        reveal_room(s, e, f, r)
+
+
+@njit(cache=True)
+def can_step(s, e, d):
+    f, x, y = s.floor[e], s.x[e] + DX[d], s.y[e] + DY[d]
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    return 0 <= x < W and 0 <= y < H and is_walkable(s.tiles[e, f, y, x])
+
+
+@njit(cache=True)
+def step_party(s, e, d):
+    """MAP-3: one tile in direction d. Returns the room entered through a door, else -1."""
+    f = s.floor[e]
+    from_door = s.tiles[e, f, s.y[e], s.x[e]] == DOOR
+    s.x[e] += DX[d]
+    s.y[e] += DY[d]
+    look_around(s, e)
+    r = s.room_of[e, f, s.y[e], s.x[e]]
+    return r if from_door else -1
+
+
+@njit(cache=True)
+def search_walls(s, p, e, rng):
+    """SECRET-2: each secret door next to the party is found with the search chance."""
+    f, x, y = s.floor[e], s.x[e], s.y[e]
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if s.tiles[e, f, ny, nx] == SECRET and chance(rng, e, p[P_SEARCH_FIND]):
+            s.tiles[e, f, ny, nx] = DOOR
+            s.seen[e, f, ny, nx] = True
+            s.events[e] |= EV_SECRET
+
+
+@njit(cache=True)
+def is_stair_open(s, e):
+    """MAP-5: up is always open; down on floor f needs the map of a floor >= f."""
+    f = s.floor[e]
+    if f == 0:
+        return True  # COURT-1: the courtyard's stair down is always open
+    tile = s.tiles[e, f, s.y[e], s.x[e]]
+    if tile == STAIR_UP:
+        return True
+    return tile == STAIR_DOWN and (s.maps_held[e] >> f) != 0
+
+
+@njit(cache=True)
+def arrive(s, e, f, x, y):
+    """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1)."""
+    s.floor[e], s.x[e], s.y[e] = f, x, y
+    if not s.floor_visited[e, f]:
+        s.floor_visited[e, f] = True
+        s.stat_deepest[e] = max(s.stat_deepest[e], f)
+        s.events[e] |= EV_NEW_FLOOR
+        refill_luck(s, e)
+    if f > 0:
+        look_around(s, e)
+
+
+@njit(cache=True)
+def take_stairs(s, e):
+    """Down from the courtyard or a stair down; up from a stair up. Costs no pace."""
+    f = s.floor[e]
+    if f == 0 or s.tiles[e, f, s.y[e], s.x[e]] == STAIR_DOWN:
+        arrive(s, e, f + 1, s.stair_up[e, f + 1, 0], s.stair_up[e, f + 1, 1])
+    elif f == 1:
+        arrive(s, e, 0, 0, 0)
+    else:
+        arrive(s, e, f - 1, s.stair_down[e, f - 1, 0], s.stair_down[e, f - 1, 1])
+
+
+@njit(cache=True)
+def land_in_hall(s, e, rng):
+    """RUN-AWAY-1: a random plain hall tile of the floor (never a room, never a stair)."""
+    x, y = random_tile(s.tiles[e, s.floor[e]], HALL, rng, e)
+    s.x[e], s.y[e] = x, y
+    look_around(s, e)

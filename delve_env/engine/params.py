@@ -1,0 +1,108 @@
+"""Tunable numbers, one table per difficulty preset (DIFF-1).
+
+Compiled code reads a flat float64 vector `p` indexed by the `P_*` constants below, so a
+config can change any number without recompiling. Numbers without a *(tunable)* mark in
+GAME.md are not here: they live in the code or in `tables.py`.
+"""
+
+import numpy as np
+
+from .tables import CLERIC, HERO, ROGUE, WIZARD
+
+(
+    P_DEPTH,  # RUN-1 floors below the courtyard
+    P_WIDTH,  # MAP-1 floor grid width
+    P_HEIGHT,  # MAP-1 floor grid height
+    P_PURSE_FACTOR,  # START-1 gold per member = 5 x this
+    P_START_RATIONS,  # START-1
+    P_MEAL_PACES,  # FOOD-1 paces between meals
+    P_HEAL_PACES,  # HEAL-1 paces between heals
+    P_FRONT_AIM,  # PARTY-2 chance a monster aims at the front
+    P_HALL_WANDER,  # WANDER-1 plain hall tile, before hunting
+    P_HALL_WANDER_HUNT,  # WANDER-1 plain hall tile, hunting
+    P_JUNCTION_WANDER,  # WANDER-1 junction, before hunting
+    P_JUNCTION_WANDER_HUNT,  # WANDER-1 junction, hunting
+    P_SEARCH_FIND,  # SECRET-2 chance per adjacent secret door
+    P_KILL_XP,  # XP-1 XP per monster heart
+    P_XP_FACTOR,  # XP-3 level cost factor
+    P_MONSTER_HEARTS,  # DIFF-1 monster strength: hearts factor
+    P_MONSTER_ATK,  # DIFF-1 monster strength: extra attack bonus
+    P_GUARD_CHANCE,  # chance an ordinary room holds a band
+    P_PAGES_PER_FLOOR,  # PAGE-1
+    P_SECRET_ROOM,  # SECRET-1 chance a room is reachable only through secret doors
+    P_SECRET_DOOR,  # SECRET-1 chance any other door is secret
+    P_EXTRA_HALLS,  # MAP-1 chance of a hall beyond the spanning tree
+    P_TRAP_AVOID_STEP,  # CHEST-1 trap avoidance lost per difficulty step
+    P_WALL_WOUND,  # WALL-1 wall wound factor
+    P_REWARD_SHAPED,  # 1 for shaped rewards, 0 for sparse
+    P_MAX_STEPS,  # step cap before truncation (RUN-5)
+    NUM_PARAMS,
+) = range(27)
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+# One row per difficulty; a harder preset is never easier in any rule (DIFF-1).
+PRESETS = {
+    "easy": {
+        P_DEPTH: 4,
+        P_PURSE_FACTOR: 4,
+        P_XP_FACTOR: 1.0,
+        P_MONSTER_HEARTS: 0.75,
+        P_MONSTER_ATK: 0,
+        P_TRAP_AVOID_STEP: 0,
+        P_WALL_WOUND: 1.0,
+    },
+    "normal": {
+        P_DEPTH: 6,
+        P_PURSE_FACTOR: 2,
+        P_XP_FACTOR: 1.25,
+        P_MONSTER_HEARTS: 1.0,
+        P_MONSTER_ATK: 0,
+        P_TRAP_AVOID_STEP: 1,
+        P_WALL_WOUND: 1.5,
+    },
+    "hard": {
+        P_DEPTH: 8,
+        P_PURSE_FACTOR: 1,
+        P_XP_FACTOR: 1.5,
+        P_MONSTER_HEARTS: 1.25,
+        P_MONSTER_ATK: 1,
+        P_TRAP_AVOID_STEP: 2,
+        P_WALL_WOUND: 2.0,
+    },
+}
+
+# Numbers shared by every preset.
+COMMON = {
+    P_WIDTH: 48,
+    P_HEIGHT: 24,
+    P_START_RATIONS: 20,
+    P_MEAL_PACES: 120,
+    P_HEAL_PACES: 6,
+    P_FRONT_AIM: 0.7,
+    P_HALL_WANDER: 1 / 200,
+    P_HALL_WANDER_HUNT: 10 / 100,
+    P_JUNCTION_WANDER: 3 / 100,
+    P_JUNCTION_WANDER_HUNT: 60 / 100,
+    P_SEARCH_FIND: 0.5,
+    P_KILL_XP: 5,
+    P_GUARD_CHANCE: 0.5,
+    P_PAGES_PER_FLOOR: 2,
+    P_SECRET_ROOM: 0.15,
+    P_SECRET_DOOR: 0.1,
+    P_EXTRA_HALLS: 0.3,
+    P_REWARD_SHAPED: 0,
+    P_MAX_STEPS: 20000,
+}
+
+DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)
+
+
+def make_params(
+    difficulty: str = "normal", overrides: dict[int, float] | None = None
+) -> np.ndarray:
+    """The parameter vector of a preset, with overrides keyed by `P_*` index."""
+    p = np.zeros(NUM_PARAMS, dtype=np.float64)
+    for index, value in {**COMMON, **PRESETS[difficulty], **(overrides or {})}.items():
+        p[index] = value
+    return p

@@ -1,0 +1,240 @@
+"""The party: members, wounds and death saves, XP and levels, marching order, items.
+
+Rules: PARTY-1..4, HP-1..2, XP-1..4, LUCK-1..2.
+"""
+
+from numba import njit
+
+from .params import P_XP_FACTOR
+from .rng import roll
+from .tables import (
+    ARMOR,
+    C_ATK,
+    C_HP,
+    C_HP_DIE,
+    C_LEVEL,
+    C_WELL,
+    CAT_ARMOR,
+    CAT_SHIELD,
+    CAT_WEAPON,
+    CLASSES,
+    EV_DEATH,
+    EV_LEVEL,
+    I_CAT,
+    I_DV,
+    ITEMS,
+    KING,
+    KING_SLOT,
+    MAX_MEMBERS,
+    NUM_EQUIP,
+    NUM_ITEM_SLOTS,
+    OFF_HAND,
+    READY,
+    START_GEAR,
+)
+
+
+@njit(cache=True)
+def is_standing(s, e, m):
+    """A member in the party with at least 1 HP."""
+    return m >= 0 and s.in_party[e, m] and s.hp[e, m] > 0
+
+
+@njit(cache=True)
+def num_standing(s, e):
+    n = 0
+    for m in range(MAX_MEMBERS):
+        if is_standing(s, e, m):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def put_item(s, e, m, slot, kind):
+    """Put a fresh, known item of `kind` into item slot `slot` of member m."""
+    s.item[e, m, slot] = kind
+    s.item_wear[e, m, slot] = 0
+    s.item_dv[e, m, slot] = ITEMS[kind, I_DV]
+    s.item_known[e, m, slot] = True
+
+
+@njit(cache=True)
+def free_pack_slot(s, e, m):
+    """First empty pack slot of member m, or -1."""
+    for slot in range(NUM_EQUIP, NUM_ITEM_SLOTS):
+        if s.item[e, m, slot] == 0:
+            return slot
+    return -1
+
+
+@njit(cache=True)
+def add_member(s, e, m, cls, rng):
+    """Member slot m joins at the back of the marching order, fresh, as class `cls`."""
+    s.cls[e, m] = cls
+    s.in_party[e, m] = True
+    hp = CLASSES[cls, C_HP] + (roll(rng, e, 1) if CLASSES[cls, C_HP_DIE] else 0)
+    s.hp[e, m] = s.ceiling[e, m] = hp
+    s.mana[e, m] = s.well[e, m] = CLASSES[cls, C_WELL]
+    s.level[e, m] = CLASSES[cls, C_LEVEL]
+    s.atk[e, m] = CLASSES[cls, C_ATK]
+    s.luck[e, m] = 3
+    for i in range(4):
+        kind = START_GEAR[cls, i]
+        if kind != 0:
+            put_item(s, e, m, i if i < NUM_EQUIP else free_pack_slot(s, e, m), kind)
+    for pos in range(MAX_MEMBERS):
+        if s.order[e, pos] < 0:
+            s.order[e, pos] = m
+            break
+
+
+@njit(cache=True)
+def death_save(s, e, m, rng):
+    """HP-2: a d6, plus a luck die if one is left; 6 or more stands at 1 HP."""
+    total = roll(rng, e, 1)
+    if total < 6 and s.luck[e, m] > 0:
+        s.luck[e, m] -= 1  # LUCK-2: spent automatically on a failed save
+        total += roll(rng, e, 1)
+    if total >= 6:
+        s.hp[e, m] = 1
+    else:
+        s.hp[e, m] = 0
+        s.events[e] |= EV_DEATH
+        s.stat_lost[e] += 1
+
+
+@njit(cache=True)
+def wound(s, e, m, amount, rng):
+    """Take `amount` HP off a standing member; below 1 HP comes the death save (HP-2)."""
+    if amount <= 0 or not is_standing(s, e, m):
+        return
+    hp = s.hp[e, m] - amount
+    if hp < 1:
+        death_save(s, e, m, rng)
+    else:
+        s.hp[e, m] = hp
+
+
+@njit(cache=True)
+def heal(s, e, m, amount):
+    """Heal a standing member up to the ceiling (HP-1); the dead never heal."""
+    if is_standing(s, e, m):
+        s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
+
+
+@njit(cache=True)
+def level_cost(p, level):
+    """XP-3: XP needed to go from `level` to the next."""
+    return int(100 * level * p[P_XP_FACTOR] + 0.5)
+
+
+@njit(cache=True)
+def gain_level(s, e, m, rng):
+    """XP-4: +1..6 ceiling and HP, +2 well if any, +1 attack at levels 4, 7, 10..."""
+    s.level[e, m] += 1
+    gain = roll(rng, e, 1)
+    s.ceiling[e, m] += gain
+    s.hp[e, m] += gain
+    if s.well[e, m] > 0:
+        s.well[e, m] += 2
+    if s.level[e, m] >= 4 and (s.level[e, m] - 4) % 3 == 0:
+        s.atk[e, m] += 1
+    s.events[e] |= EV_LEVEL
+
+
+@njit(cache=True)
+def gain_xp(s, p, e, m, amount, rng):
+    """Give one member XP; every level it pays for is gained at once (XP-3)."""
+    if not is_standing(s, e, m):
+        return
+    s.xp[e, m] += amount
+    while s.xp[e, m] >= level_cost(p, s.level[e, m]):
+        s.xp[e, m] -= level_cost(p, s.level[e, m])
+        gain_level(s, e, m, rng)
+
+
+@njit(cache=True)
+def share_xp(s, p, e, amount, rng):
+    """XP-2: split equally among standing members; the remainder goes down the marching order."""
+    n = num_standing(s, e)
+    if n == 0 or amount <= 0:
+        return
+    share, rest = amount // n, amount % n
+    for pos in range(MAX_MEMBERS):
+        m = s.order[e, pos]
+        if is_standing(s, e, m):
+            gain_xp(s, p, e, m, share + (1 if rest > 0 else 0), rng)
+            rest -= 1
+
+
+@njit(cache=True)
+def swap_positions(s, e, pos):
+    """PARTY-2: swap marching positions pos and pos + 1 (free, outside fights)."""
+    s.order[e, pos], s.order[e, pos + 1] = s.order[e, pos + 1], s.order[e, pos]
+
+
+@njit(cache=True)
+def move_item(s, e, a, slot_a, b, slot_b):
+    """Swap two item slots (of the same or different members)."""
+    s.item[e, a, slot_a], s.item[e, b, slot_b] = s.item[e, b, slot_b], s.item[e, a, slot_a]
+    s.item_wear[e, a, slot_a], s.item_wear[e, b, slot_b] = (
+        s.item_wear[e, b, slot_b],
+        s.item_wear[e, a, slot_a],
+    )
+    s.item_dv[e, a, slot_a], s.item_dv[e, b, slot_b] = (
+        s.item_dv[e, b, slot_b],
+        s.item_dv[e, a, slot_a],
+    )
+    s.item_known[e, a, slot_a], s.item_known[e, b, slot_b] = (
+        s.item_known[e, b, slot_b],
+        s.item_known[e, a, slot_a],
+    )
+
+
+@njit(cache=True)
+def give_item(s, e, a, slot, b):
+    """PARTY-4: member a's item slot goes to member b's first free pack slot."""
+    move_item(s, e, a, slot, b, free_pack_slot(s, e, b))
+
+
+@njit(cache=True)
+def wear_slot(kind):
+    """The worn slot an item goes to, or -1 if it cannot be worn."""
+    cat = ITEMS[kind, I_CAT]
+    if cat == CAT_WEAPON:
+        return READY
+    if cat == CAT_SHIELD:
+        return OFF_HAND
+    if cat == CAT_ARMOR:
+        return ARMOR
+    return -1
+
+
+@njit(cache=True)
+def equip_item(s, e, m, slot):
+    """Wear a pack item; whatever was worn there goes into the pack slot it came from."""
+    move_item(s, e, m, slot, m, wear_slot(s.item[e, m, slot]))
+
+
+@njit(cache=True)
+def join_king(s, e, rng):
+    """The king joins as the fifth member, in rags (PARTY-1)."""
+    add_member(s, e, KING_SLOT, KING, rng)
+    s.has_king[e] = True
+
+
+@njit(cache=True)
+def refill_luck(s, e):
+    """LUCK-1: every member's luck dice back to 3."""
+    for m in range(MAX_MEMBERS):
+        if s.in_party[e, m]:
+            s.luck[e, m] = 3
+
+
+@njit(cache=True)
+def first_standing_position(s, e, start):
+    """The first marching position >= start holding a standing member, or -1."""
+    for pos in range(start, MAX_MEMBERS):
+        if is_standing(s, e, s.order[e, pos]):
+            return pos
+    return -1

@@ -1,0 +1,30 @@
+"""Walking into a room: first-visit XP, the guarding band, the king (MAP-3..4, XP-2, FIGHT-1)."""
+
+from numba import njit
+
+from .fights import start_fight
+from .party import share_xp
+from .quest import free_king
+from .tables import EV_NEW_ROOM
+
+NEW_ROOM_XP = 15  # XP-2
+
+
+@njit(cache=True)
+def has_band(s, e, f, r):
+    return s.band_kind[e, f, r, 0] >= 0
+
+
+@njit(cache=True)
+def enter_room(s, p, e, r, rng):
+    """The whole standing party steps in through the door together; a band there fights."""
+    f = s.floor[e]
+    if not s.room_entered[e, f, r]:
+        s.room_entered[e, f, r] = True
+        s.stat_rooms[e] += 1
+        s.events[e] |= EV_NEW_ROOM
+        share_xp(s, p, e, NEW_ROOM_XP, rng)
+    if has_band(s, e, f, r):
+        start_fight(s, p, e, r, rng)
+    else:
+        free_king(s, p, e, rng)

@@ -1,0 +1,115 @@
+"""The whole game state of N envs: one namedtuple of numpy arrays, env on axis 0.
+
+Compiled mechanics take the tuple and an env index `e` and mutate rows in place. Shapes use
+N envs, F = depth + 1 floors (floor 0 is the courtyard), H x W tiles, R rooms per floor,
+M = 5 member slots, I = 11 item slots per member, K = 6 foes.
+"""
+
+from collections import namedtuple
+
+import numpy as np
+
+from .tables import (
+    MAX_FOES,
+    MAX_MEMBERS,
+    MAX_ROOMS,
+    NUM_ITEM_SLOTS,
+    NUM_SPELLS,
+    ROOM_ITEMS,
+    ROOM_PAGES,
+)
+
+FIELDS = {
+    # --- run ---
+    "rng": ((), np.uint64),  # play RNG state per slot (RUN-7)
+    "mode": ((), np.int8),  # EXPLORE, FIGHT, ... (tables.MODE_NAMES)
+    "outcome": ((), np.int8),  # 0 running, 1 won, 2 lost
+    "steps": ((), np.int32),  # actions taken this episode (truncation)
+    "floor": ((), np.int8),  # 0 = courtyard
+    "x": ((), np.int16),  # party tile
+    "y": ((), np.int16),
+    "pace": ((), np.int32),  # the clock in paces (TIME-1)
+    "meal_clock": ((), np.int16),  # paces since the last meal (FOOD-1)
+    "heal_clock": ((), np.int16),  # paces since the last heal (HEAL-1)
+    "rations": ((), np.int16),  # party rations (FOOD-1)
+    "gold": ((), np.int32),  # party purse
+    "maps_held": ((), np.int32),  # bit f set = map of floor f held (MAP-5)
+    "has_book": ((), np.bool_),
+    "has_king": ((), np.bool_),  # the king has joined the party
+    "hunting": ((), np.bool_),  # RUN-6
+    "pages_held": ((NUM_SPELLS,), np.int8),  # pages found before the book (PAGE-1)
+    "book_pages": ((NUM_SPELLS,), np.int8),  # pages in the book
+    "floor_visited": (("F",), np.bool_),  # floors reached so far (LUCK-1 sessions)
+    "book_floor": ((), np.int8),  # RUN-2
+    "book_room": ((), np.int8),
+    "king_room": ((), np.int8),  # on floor depth
+    # --- members (slot 4 is the king) ---
+    "cls": ((MAX_MEMBERS,), np.int8),  # class, -1 empty slot
+    "in_party": ((MAX_MEMBERS,), np.bool_),
+    "order": ((MAX_MEMBERS,), np.int8),  # member slot at marching position, -1 none (PARTY-2)
+    "hp": ((MAX_MEMBERS,), np.int16),  # 0 = dead (HP-2)
+    "ceiling": ((MAX_MEMBERS,), np.int16),  # HP-1
+    "mana": ((MAX_MEMBERS,), np.int16),
+    "well": ((MAX_MEMBERS,), np.int16),
+    "level": ((MAX_MEMBERS,), np.int8),
+    "xp": ((MAX_MEMBERS,), np.int32),  # toward the next level (XP-3)
+    "atk": ((MAX_MEMBERS,), np.int8),  # attack bonus
+    "luck": ((MAX_MEMBERS,), np.int8),  # luck dice left (LUCK-1)
+    "raised": ((MAX_MEMBERS,), np.int8),  # times raised (RAISE-1)
+    "item": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # item kind; slots 0-2 worn, 3-10 pack
+    "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
+    "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)
+    "item_known": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.bool_),  # ITEM-2
+    # --- floors ---
+    "tiles": (("F", "H", "W"), np.int8),  # tables.ROCK ... STAIR_UP
+    "seen": (("F", "H", "W"), np.bool_),  # fog of war memory (MAP-4)
+    "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
+    "num_rooms": (("F",), np.int8),
+    "room_rect": (("F", MAX_ROOMS, 4), np.int16),  # interior x0, y0, x1, y1
+    "room_known": (("F", MAX_ROOMS), np.bool_),  # entered or revealed (MAP-4)
+    "room_entered": (("F", MAX_ROOMS), np.bool_),  # walked into at least once (XP-2)
+    "room_gold": (("F", MAX_ROOMS), np.int16),
+    "room_items": (("F", MAX_ROOMS, ROOM_ITEMS), np.int8),
+    "room_pages": (("F", MAX_ROOMS, ROOM_PAGES), np.int8),  # spell id, -1 none
+    "room_map": (("F", MAX_ROOMS), np.bool_),  # the floor map lies here (MAP-5)
+    "band_kind": (("F", MAX_ROOMS, MAX_FOES), np.int8),  # guarding band, -1 none
+    "band_hp": (("F", MAX_ROOMS, MAX_FOES), np.int16),
+    "stair_down": (("F", 2), np.int16),  # x, y
+    "stair_up": (("F", 2), np.int16),
+    # --- the fight in progress ---
+    "foe_kind": ((MAX_FOES,), np.int8),  # -1 none
+    "foe_hp": ((MAX_FOES,), np.int16),
+    "foe_max": ((MAX_FOES,), np.int16),
+    "fight_room": ((), np.int8),  # room the band guards, -1 for a wandering band
+    "actor": ((), np.int8),  # marching position whose turn it is (ROUND-1)
+    "fight_round": ((), np.int16),
+    # --- per-step output and episode statistics ---
+    "events": ((), np.int32),  # EV_* bits raised by the last step
+    "achieved": ((), np.int32),  # EV_* bits raised at least once this episode
+    "reward": ((), np.float32),  # reward of the last step
+    "stat_rooms": ((), np.int16),
+    "stat_kills": ((), np.int16),
+    "stat_fights": ((), np.int16),
+    "stat_lost": ((), np.int16),  # members who died
+    "stat_deepest": ((), np.int8),
+    "stat_flights": ((), np.int16),
+    "stat_gold": ((), np.int32),  # gold picked up
+}
+
+State = namedtuple("State", list(FIELDS))
+
+
+def allocate(num_envs: int, depth: int, height: int, width: int) -> State:
+    """Zeroed state for `num_envs` dungeons of `depth` floors of `height` x `width` tiles."""
+    sizes = {"F": depth + 1, "H": height, "W": width}
+    arrays = {}
+    for name, (shape, dtype) in FIELDS.items():
+        full = (num_envs,) + tuple(sizes.get(d, d) for d in shape)
+        arrays[name] = np.zeros(full, dtype=dtype)
+    return State(**arrays)
+
+
+def copy_slot(dst: State, i: int, src: State, j: int) -> None:
+    """Copy env j of `src` into env i of `dst` (same shapes apart from the env axis)."""
+    for a, b in zip(dst, src):
+        a[i] = b[j]

@@ -1,0 +1,154 @@
+"""The batched engine: reset and step N envs in one compiled call.
+
+`step_batch` is a loop over envs; each env's step is an ordered list of mechanics.
+"""
+
+import numpy as np
+from numba import literal_unroll, njit
+
+from .actions import (
+    A_ATTACK,
+    A_EQUIP,
+    A_GIVE,
+    A_LOOT,
+    A_LUCK,
+    A_MOVE,
+    A_RUN,
+    A_SEARCH,
+    A_STAIRS,
+    A_SWAP,
+    A_WAIT,
+)
+from .fights import end_turn, member_attack, run_away
+from .floors import generate_floor
+from .food import pass_pace
+from .loot import loot_room, stock_floor
+from .mask import legal_mask
+from .moving import arrive, search_walls, step_party, take_stairs
+from .observe import observe
+from .params import P_MAX_STEPS, P_PURSE_FACTOR, P_START_RATIONS
+from .party import add_member, equip_item, give_item, swap_positions
+from .quest import update_quest
+from .rewards import step_reward
+from .rng import GEN, PLAY, next_u64, randint, seed_state
+from .rooms import enter_room
+from .tables import FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
+from .wander import maybe_wander
+
+START_PURSE = 5  # START-1: seed 003's 5 crowns a member
+
+
+@njit(cache=True)
+def clear_slot(s, e):
+    for arr in literal_unroll(s):
+        arr[e] = 0
+
+
+@njit(cache=True)
+def reset_slot(s, p, e, seed, party):
+    """A new run in slot e: the whole dungeon from `seed` (RUN-7), the party in the courtyard."""
+    clear_slot(s, e)
+    g = np.empty(1, dtype=np.uint64)
+    g[0] = seed_state(seed, GEN)
+    s.rng[e] = seed_state(seed, PLAY)
+    s.order[e, :] = -1
+    s.cls[e, :] = -1
+    s.foe_kind[e, :] = -1
+    s.fight_room[e] = -1
+    s.actor[e] = -1
+    depth = s.floor_visited.shape[1] - 1
+    for f in range(1, depth + 1):
+        generate_floor(s, p, e, f, g)
+    s.book_floor[e] = (depth + 1) // 2  # RUN-2: ceil(D / 2)
+    s.book_room[e] = randint(g, 0, s.num_rooms[e, s.book_floor[e]])
+    s.king_room[e] = randint(g, 0, s.num_rooms[e, depth])
+    for f in range(1, depth + 1):
+        stock_floor(s, p, e, f, g)
+    for m in range(len(party)):
+        add_member(s, e, m, party[m], s.rng)
+    s.gold[e] = START_PURSE * int(p[P_PURSE_FACTOR]) * len(party)
+    s.rations[e] = int(p[P_START_RATIONS])
+    arrive(s, e, 0, 0, 0)
+    s.events[e] = 0
+
+
+@njit(cache=True)
+def act(s, p, e, a, rng):
+    """Carry out one legal action, then the mechanics that follow from it."""
+    if a < A_WAIT:  # walk a tile: the pace, then the room or the hall
+        r = step_party(s, e, a - A_MOVE)
+        pass_pace(s, p, e, rng)
+        if r >= 0:
+            enter_room(s, p, e, r, rng)
+        else:
+            maybe_wander(s, p, e, False, rng)
+    elif a == A_WAIT:
+        pass_pace(s, p, e, rng)
+        maybe_wander(s, p, e, False, rng)
+    elif a == A_SEARCH:
+        search_walls(s, p, e, rng)
+        pass_pace(s, p, e, rng)
+        maybe_wander(s, p, e, True, rng)
+    elif a == A_STAIRS:
+        take_stairs(s, e)
+    elif a == A_LOOT:
+        loot_room(s, p, e, rng)
+    elif a < A_ATTACK:
+        swap_positions(s, e, a - A_SWAP)
+    elif a < A_RUN:  # attack foe k, with a luck die from A_LUCK on
+        luck = a >= A_LUCK
+        member_attack(s, p, e, a - (A_LUCK if luck else A_ATTACK), luck, rng)
+        end_turn(s, p, e, rng)
+    elif a == A_RUN:
+        run_away(s, e, rng)
+    elif a < A_EQUIP:
+        giver, rest = divmod(a - A_GIVE, PACK_SLOTS * MAX_MEMBERS)
+        slot, taker = divmod(rest, MAX_MEMBERS)
+        give_item(s, e, giver, NUM_EQUIP + slot, taker)
+        if s.mode[e] == FIGHT:
+            end_turn(s, p, e, rng)
+    else:
+        m, slot = divmod(a - A_EQUIP, PACK_SLOTS)
+        equip_item(s, e, m, NUM_EQUIP + slot)
+
+
+@njit(cache=True)
+def step_slot(s, p, e, a, mask, rng):
+    """One env step: returns (reward, terminated, truncated, invalid)."""
+    s.events[e] = 0
+    invalid = not mask[a]
+    if not invalid:
+        act(s, p, e, a, rng)
+        update_quest(s, e)
+    s.achieved[e] |= s.events[e]
+    s.steps[e] += 1
+    terminated = s.outcome[e] != 0
+    truncated = not terminated and s.steps[e] >= p[P_MAX_STEPS]
+    return step_reward(s, p, e), terminated, truncated, invalid
+
+
+@njit(cache=True)
+def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated,
+               invalid, obs_map, obs_party, obs_status, obs_fight, obs_pack):  # fmt: skip
+    """Step every env; an env flagged in `needs_reset` starts a new run instead (its next seed
+    drawn from its own RNG, so a slot's games never depend on the others)."""
+    for e in range(len(actions)):
+        if needs_reset[e]:
+            reset_slot(s, p, e, next_u64(s.rng, e), party)
+            rewards[e], terminated[e], truncated[e], invalid[e] = 0.0, False, False, False
+        else:
+            r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
+            rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
+        observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
+        legal_mask(s, e, masks[e])
+
+
+@njit(cache=True)
+def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status, obs_fight,
+                obs_pack):  # fmt: skip
+    """Reset the envs flagged in `which` with their seeds, and refresh their outputs."""
+    for e in range(len(seeds)):
+        if which[e]:
+            reset_slot(s, p, e, seeds[e], party)
+            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
+            legal_mask(s, e, masks[e])

@@ -1,0 +1,299 @@
+"""Rules tables as data: tiles, modes, classes, items, monsters, spells.
+
+Every table is a numpy array indexed by the enums beside it, so compiled code reads
+them as constants. Numbers come from GAME.md and the seeds; tunable numbers live in
+`params.py`, not here.
+"""
+
+import numpy as np
+from numba import njit
+
+# --- Static sizes (capacities, not tunables) ---------------------------------------------
+MAX_MEMBERS = 5  # four delvers + the king
+KING_SLOT = 4  # the king always takes member slot 4 when he joins
+NUM_EQUIP = 3  # item slots 0..2: ready hand, off hand, armor
+PACK_SLOTS = 8  # item slots 3..10: the pack (PARTY-3)
+NUM_ITEM_SLOTS = NUM_EQUIP + PACK_SLOTS
+MAX_FOES = 6  # a band is 1-6 monsters (MON-1)
+MAX_ROOMS = 8  # one room per 12 x 12 cell of a 48 x 24 floor
+ROOM_ITEMS = 3
+ROOM_PAGES = 2
+MAX_DEPTH = 12
+NUM_SPELLS = 12
+CELL = 12  # floors are cut into CELL x CELL cells, one room each
+
+READY, OFF_HAND, ARMOR = 0, 1, 2
+
+# --- Tiles ---------------------------------------------------------------------------------
+ROCK, HALL, ROOM, DOOR, SECRET, STAIR_DOWN, STAIR_UP = 0, 1, 2, 3, 4, 5, 6
+TILE_NAMES = ("rock", "hall", "room", "door", "secret door", "stair down", "stair up")
+
+# --- Modes (observation one-hot order is fixed by ENV.md) ----------------------------------
+EXPLORE, FIGHT, WALL, PLATE, STORE, STATUE, BATH, CHOICE = 0, 1, 2, 3, 4, 5, 6, 7
+NUM_MODES = 8
+MODE_NAMES = ("explore", "fight", "wall", "plate", "store", "statue", "bath", "choice")
+
+# --- Classes -------------------------------------------------------------------------------
+HERO, ROGUE, WIZARD, CLERIC, NAMER, KING = 0, 1, 2, 3, 4, 5
+NUM_CLASSES = 6
+CLASS_NAMES = ("hero", "rogue", "wizard", "cleric", "namer", "king")
+PLAYABLE = ("hero", "rogue", "wizard", "cleric", "namer")
+
+# Weapon families; a class skilled in a family adds a d6 to attacks with it (ATTACK-1).
+FAM_NONE, FAM_DAGGER, FAM_STAFF, FAM_SWORD, FAM_AXE, FAM_BOW, FAM_CROSSBOW, FAM_SLING = range(8)
+ALL_WEAPONS = 0xFF
+
+# columns of CLASSES
+C_HP, C_HP_DIE, C_WELL, C_SKILLS, C_LEVEL, C_ATK, C_READER = range(7)
+CLASSES = np.array(
+    [
+        # start hp, +d6?, mana well, weapon skills bitmask, level, attack bonus, reader
+        [15, 1, 3, ALL_WEAPONS, 1, 0, 1],  # Hero
+        [12, 0, 3, (1 << FAM_DAGGER) | (1 << FAM_BOW), 1, 0, 0],  # Rogue
+        [11, 0, 6, 0, 1, 0, 1],  # Wizard
+        [12, 0, 6, 0, 1, 0, 0],  # Cleric
+        [12, 0, 7, 0, 1, 0, 0],  # Namer
+        [30, 0, 8, ALL_WEAPONS, 5, 1, 1],  # King
+    ],
+    dtype=np.int16,
+)
+
+# --- Items (ITEM-1) -------------------------------------------------------------------------
+(
+    NO_ITEM,
+    DAGGER,
+    STAFF,
+    SWORD,
+    HAND_AXE,
+    GREATSWORD,
+    SHORT_BOW,
+    CROSSBOW,
+    SLING,
+    WOODEN_SHIELD,
+    ROBES,
+    LEATHER,
+    RING_MAIL,
+    MEDICINAL_ALE,
+    MIND_SHARPENER,
+    GEM_OF_STRENGTH,
+    HONING_STONE,
+    LIGHT_OF_LIFE,
+    SUMMONING_STONE,
+    WARDING_LANTERN,
+    FOUL_LANTERN,
+    GOODWILL_SCROLL,
+    ESP_SCROLL,
+    SATED_SCROLL,
+    LIGHT_SCROLL,
+    LAMP,
+) = range(26)
+NUM_ITEMS = 26
+ITEM_NAMES = (
+    "",
+    "dagger",
+    "staff",
+    "sword",
+    "hand axe",
+    "greatsword",
+    "short bow",
+    "crossbow",
+    "sling",
+    "wooden shield",
+    "robes",
+    "leather armor",
+    "ring mail",
+    "medicinal ale",
+    "mind sharpener",
+    "gem of strength",
+    "honing stone",
+    "light of life",
+    "summoning stone",
+    "aura of warding",
+    "foul lantern",
+    "goodwill scroll",
+    "ESP scroll",
+    "SATED scroll",
+    "LIGHT scroll",
+    "lamp",
+)
+
+CAT_NONE, CAT_WEAPON, CAT_SHIELD, CAT_ARMOR, CAT_CONSUMABLE, CAT_LANTERN, CAT_SCROLL, CAT_TOOL = (
+    range(8)
+)
+# columns of ITEMS
+I_CAT, I_DICE, I_FLAT, I_RANGED, I_FAMILY, I_AV, I_DV, I_PRICE = range(8)
+ITEMS = np.array(
+    [
+        # category, d6 dice, flat damage, ranged, family, AV, DV, price (gold)
+        [CAT_NONE, 0, 0, 0, FAM_NONE, 0, 0, 0],
+        [CAT_WEAPON, 1, 0, 0, FAM_DAGGER, 0, 0, 4],
+        [CAT_WEAPON, 1, 0, 0, FAM_STAFF, 0, 0, 3],
+        [CAT_WEAPON, 2, 0, 0, FAM_SWORD, 0, 0, 15],
+        [CAT_WEAPON, 2, 0, 0, FAM_AXE, 0, 0, 12],
+        [CAT_WEAPON, 3, 0, 0, FAM_SWORD, 0, 0, 30],
+        [CAT_WEAPON, 2, 0, 1, FAM_BOW, 0, 0, 15],
+        [CAT_WEAPON, 2, 1, 1, FAM_CROSSBOW, 0, 0, 25],
+        [CAT_WEAPON, 0, 2, 1, FAM_SLING, 0, 0, 1],
+        [CAT_SHIELD, 0, 0, 0, FAM_NONE, 1, 10, 10],
+        [CAT_ARMOR, 0, 0, 0, FAM_NONE, 0, 0, 2],
+        [CAT_ARMOR, 0, 0, 0, FAM_NONE, 1, 15, 15],
+        [CAT_ARMOR, 0, 0, 0, FAM_NONE, 3, 25, 40],
+        [CAT_CONSUMABLE, 2, 0, 0, FAM_NONE, 0, 0, 10],
+        [CAT_CONSUMABLE, 0, 0, 0, FAM_NONE, 0, 0, 60],
+        [CAT_CONSUMABLE, 1, 0, 0, FAM_NONE, 0, 0, 50],
+        [CAT_CONSUMABLE, 0, 0, 0, FAM_NONE, 0, 0, 15],
+        [CAT_CONSUMABLE, 0, 0, 0, FAM_NONE, 0, 0, 100],
+        [CAT_CONSUMABLE, 0, 0, 0, FAM_NONE, 0, 0, 40],
+        [CAT_LANTERN, 0, 0, 0, FAM_NONE, 0, 0, 30],
+        [CAT_LANTERN, 0, 0, 0, FAM_NONE, 0, 0, 30],
+        [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 40],
+        [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 25],
+        [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 25],
+        [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 25],
+        [CAT_TOOL, 0, 0, 0, FAM_NONE, 0, 0, 5],
+    ],
+    dtype=np.int16,
+)
+
+# Starting gear per class: (ready hand, off hand, armor, first pack item) (PARTY-3).
+START_GEAR = np.array(
+    [
+        [SWORD, WOODEN_SHIELD, LEATHER, NO_ITEM],  # Hero
+        [DAGGER, DAGGER, NO_ITEM, SHORT_BOW],  # Rogue
+        [STAFF, NO_ITEM, ROBES, NO_ITEM],  # Wizard
+        [STAFF, NO_ITEM, ROBES, NO_ITEM],  # Cleric
+        [DAGGER, NO_ITEM, NO_ITEM, LAMP],  # Namer
+        [NO_ITEM, NO_ITEM, NO_ITEM, NO_ITEM],  # King, in rags
+    ],
+    dtype=np.int16,
+)
+
+# Items a room may hold, by floor tier (0..3); rolled uniformly (LOOT-1).
+ROOM_ITEM_TABLE = np.array(
+    [
+        [DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER, MEDICINAL_ALE, MEDICINAL_ALE, HAND_AXE],
+        [SWORD, HAND_AXE, SHORT_BOW, WOODEN_SHIELD, LEATHER, MEDICINAL_ALE, HONING_STONE, ESP_SCROLL],
+        [GREATSWORD, CROSSBOW, RING_MAIL, LEATHER, MEDICINAL_ALE, GEM_OF_STRENGTH, SATED_SCROLL,
+         LIGHT_OF_LIFE],
+        [GREATSWORD, CROSSBOW, RING_MAIL, RING_MAIL, MIND_SHARPENER, GEM_OF_STRENGTH,
+         LIGHT_OF_LIFE, GOODWILL_SCROLL],
+    ],
+    dtype=np.int16,
+)  # fmt: skip
+
+# --- Monsters (MON-1) -------------------------------------------------------------------------
+MF_METAL_EATER, MF_ARMOR_EATER, MF_DRAINER, MF_XP_DRAINER = 1, 2, 4, 8
+MF_FOOD_THIEF, MF_UNDEAD, MF_RANGED = 16, 32, 64
+
+# columns of MONSTERS
+M_TIER, M_HEARTS, M_ATK, M_DEF, M_DICE, M_FLAT, M_AV, M_BRIBE, M_PRICE, M_FLAGS = range(10)
+MONSTER_NAMES = (
+    "giant rat",
+    "goblin",
+    "kobold slinger",
+    "rust mite",
+    "orc",
+    "skeleton",
+    "giant spider",
+    "acid slug",
+    "ogre",
+    "wight",
+    "dark archer",
+    "ghoul",
+    "troll",
+    "wraith",
+    "minotaur",
+    "fiend",
+)
+MONSTERS = np.array(
+    [
+        # tier, hearts, attack, defense, d6 dice, flat, AV, bribe %, price factor, flags
+        [0, 3, 0, 0, 0, 2, 0, 40, 1, MF_FOOD_THIEF],
+        [0, 5, 1, 1, 1, 0, 0, 30, 2, 0],
+        [0, 4, 0, 0, 0, 2, 0, 35, 1, MF_RANGED],
+        [0, 4, 0, 1, 1, 0, 1, 20, 1, MF_METAL_EATER],
+        [1, 9, 2, 1, 1, 1, 1, 25, 3, 0],
+        [1, 8, 1, 2, 1, 0, 1, 10, 2, MF_UNDEAD],
+        [1, 7, 2, 1, 1, 1, 0, 15, 2, 0],
+        [1, 8, 1, 0, 1, 0, 0, 15, 2, MF_ARMOR_EATER],
+        [2, 16, 3, 1, 2, 0, 1, 30, 4, 0],
+        [2, 12, 3, 2, 1, 0, 1, 10, 4, MF_DRAINER | MF_UNDEAD],
+        [2, 10, 3, 2, 2, 0, 1, 25, 4, MF_RANGED],
+        [2, 11, 2, 1, 1, 1, 0, 15, 3, MF_FOOD_THIEF | MF_UNDEAD],
+        [3, 24, 4, 2, 2, 1, 2, 20, 6, 0],
+        [3, 18, 4, 3, 2, 0, 1, 10, 6, MF_XP_DRAINER | MF_UNDEAD],
+        [3, 28, 5, 2, 3, 0, 2, 20, 7, 0],
+        [3, 22, 5, 3, 2, 0, 2, 10, 8, MF_UNDEAD | MF_ARMOR_EATER],
+    ],
+    dtype=np.int16,
+)
+NUM_MONSTERS = len(MONSTER_NAMES)
+KINDS_PER_TIER = 4
+
+# --- Spells (SPELL-1); pages carry one each ---------------------------------------------------
+SPELL_NAMES = (
+    "light",
+    "magic missile",
+    "find familiar",
+    "firebolt",
+    "invisibility",
+    "minor illusion",
+    "aid",
+    "dispel magic",
+    "inflict wounds",
+    "locate creature",
+    "truth",
+    "guiding bolt",
+)
+
+
+@njit(cache=True)
+def tier_of(floor):
+    """Monster and loot tier of a floor: 1-3 -> 0, 4-6 -> 1, 7-9 -> 2, 10-12 -> 3."""
+    return min(3, max(0, (floor - 1) // 3))
+
+
+# --- Events: bits a step raises, read by rewards, stats and the keeper -------------------------
+EVENT_NAMES = (
+    "new room",
+    "new floor",
+    "fight",
+    "kill",
+    "level up",
+    "death",
+    "map",
+    "page",
+    "book",
+    "king",
+    "won",
+    "lost",
+    "ambush",
+    "fled",
+    "secret door found",
+    "wandering band",
+    "hunger",
+    "loot",
+    "hunting",
+)
+(
+    EV_NEW_ROOM,
+    EV_NEW_FLOOR,
+    EV_FIGHT,
+    EV_KILL,
+    EV_LEVEL,
+    EV_DEATH,
+    EV_MAP,
+    EV_PAGE,
+    EV_BOOK,
+    EV_KING,
+    EV_WON,
+    EV_LOST,
+    EV_AMBUSH,
+    EV_FLED,
+    EV_SECRET,
+    EV_WANDER,
+    EV_HUNGER,
+    EV_LOOT,
+    EV_HUNTING,
+) = (1 << i for i in range(len(EVENT_NAMES)))
+NUM_EVENTS = len(EVENT_NAMES)

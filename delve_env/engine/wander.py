@@ -1,0 +1,40 @@
+"""Wandering bands (WANDER-1, WANDER-3): after a pace in a hall, or a search anywhere."""
+
+from numba import njit
+
+from .fights import start_fight
+from .floors import is_hall, is_junction
+from .monsters import roll_band
+from .params import (
+    P_HALL_WANDER,
+    P_HALL_WANDER_HUNT,
+    P_JUNCTION_WANDER,
+    P_JUNCTION_WANDER_HUNT,
+)
+from .rng import chance
+from .tables import EV_WANDER
+
+
+@njit(cache=True)
+def wander_chance(s, p, e, searching):
+    """WANDER-1's table: the chance per pace that a band appears where the party stands."""
+    hunting = s.hunting[e]
+    junction = p[P_JUNCTION_WANDER_HUNT] if hunting else p[P_JUNCTION_WANDER]
+    if searching:
+        return junction if hunting else 2 * junction
+    tiles = s.tiles[e, s.floor[e]]
+    x, y = s.x[e], s.y[e]
+    if not is_hall(tiles[y, x]):
+        return 0.0
+    if is_junction(tiles, x, y):
+        return junction
+    return p[P_HALL_WANDER_HUNT] if hunting else p[P_HALL_WANDER]
+
+
+@njit(cache=True)
+def maybe_wander(s, p, e, searching, rng):
+    """Roll for a wandering band from the floor's table; one that appears starts a fight."""
+    if chance(rng, e, wander_chance(s, p, e, searching)):
+        roll_band(p, s.floor[e], 0, rng, e, s.foe_kind[e], s.foe_hp[e])
+        s.events[e] |= EV_WANDER
+        start_fight(s, p, e, -1, rng)
