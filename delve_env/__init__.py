@@ -1,0 +1,26 @@
+"""Delve: a party-based dungeon crawl as a batched, compiled, deterministic RL environment.
+
+Importing the package registers the Gymnasium ids.
+"""
+
+from gymnasium.envs.registration import register
+
+from .engine.actions import NUM_ACTIONS, action_name
+from .env import DelveEnv
+from .vector import DelveVectorEnv, make_vec
+
+__all__ = ["NUM_ACTIONS", "DelveEnv", "DelveVectorEnv", "action_name", "make_vec"]
+
+IDS = {
+    "Delve-v0": {},
+    "Delve-Easy-v0": {"difficulty": "easy"},
+    "Delve-Hard-v0": {"difficulty": "hard"},
+}
+
+for _id, _kwargs in IDS.items():
+    register(
+        id=_id,
+        entry_point="delve_env.env:DelveEnv",
+        vector_entry_point="delve_env.vector:DelveVectorEnv",
+        kwargs=_kwargs,
+    )

@@ -9,7 +9,7 @@ from .actions import NUM_ACTIONS
 from .observe import CROP, FIGHT_SIZE, PACK_FEATURES, PARTY_FEATURES, PUZZLE_SIZE, STATUS_SIZE
 from .params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .state import allocate
-from .step import reset_batch, step_batch
+from .step import refresh_batch, reset_batch, step_batch
 from .tables import MAX_MEMBERS, NUM_ITEM_SLOTS
 
 OBS_SHAPES = {
@@ -52,3 +52,9 @@ class Engine:
         step_batch(self.state, self.params, self.party, actions, needs_reset, self.masks,
                    self.rewards, self.terminated, self.truncated, self.invalid, o["map"],
                    o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip
+
+    def refresh(self, which: np.ndarray) -> None:
+        """Recompute observations and masks of the flagged slots from their state."""
+        o = self.obs
+        refresh_batch(self.state, self.params, which, self.masks, o["map"], o["party"],
+                      o["status"], o["fight"], o["pack"])  # fmt: skip

@@ -152,3 +152,12 @@ def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status
             reset_slot(s, p, e, seeds[e], party)
             observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
             legal_mask(s, e, masks[e])
+
+
+@njit(cache=True)
+def refresh_batch(s, p, which, masks, obs_map, obs_party, obs_status, obs_fight, obs_pack):
+    """Recompute the observation and mask of the envs flagged in `which` (after a state load)."""
+    for e in range(len(which)):
+        if which[e]:
+            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
+            legal_mask(s, e, masks[e])

@@ -1,0 +1,82 @@
+"""Env configuration: validation with clear errors, and the engine parameters it implies."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .engine.params import DEFAULT_PARTY, DIFFICULTIES, P_DEPTH, P_MAX_STEPS, P_REWARD_SHAPED
+from .engine.params import make_params
+from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
+
+REWARD_MODES = ("sparse", "shaped")
+RENDER_MODES = ("ansi", "human")
+INVALID_ACTION_MODES = ("noop", "raise")
+KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
+        "invalid_action")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Config:
+    """One validated configuration of the whole game (ENV.md, Entry points)."""
+
+    difficulty: str = "normal"
+    depth: int | None = None  # None: the difficulty's depth (RUN-1)
+    party: tuple[str, ...] = tuple(CLASS_NAMES[c] for c in DEFAULT_PARTY)
+    reward_mode: str = "sparse"
+    max_steps: int = 20000
+    render_mode: str | None = None
+    invalid_action: str = "noop"
+
+    @classmethod
+    def from_kwargs(cls, **kwargs) -> "Config":
+        """Validate keyword config; a bad key or value raises ValueError naming what is allowed."""
+        for key in kwargs:
+            if key not in KEYS:
+                raise ValueError(f"unknown config key {key!r}; allowed keys: {', '.join(KEYS)}")
+        config = cls(**kwargs)
+        config.validate()
+        return config
+
+    def validate(self) -> None:
+        _choice("difficulty", self.difficulty, DIFFICULTIES)
+        _choice("reward_mode", self.reward_mode, REWARD_MODES)
+        _choice("invalid_action", self.invalid_action, INVALID_ACTION_MODES)
+        if self.render_mode is not None:
+            _choice("render_mode", self.render_mode, RENDER_MODES)
+        if self.depth is not None and not (_is_int(self.depth) and 2 <= self.depth <= MAX_DEPTH):
+            raise ValueError(f"depth must be an integer in 2..{MAX_DEPTH}, got {self.depth!r}")
+        if not (_is_int(self.max_steps) and self.max_steps >= 1):
+            raise ValueError(f"max_steps must be a positive integer, got {self.max_steps!r}")
+        party = self.party
+        if (
+            isinstance(party, str)
+            or not isinstance(party, (tuple, list))
+            or not 1 <= len(party) <= 4
+        ):
+            raise ValueError(
+                f"party must be a tuple of 1..4 class names from {PLAYABLE}, got {party!r}"
+            )
+        for name in party:
+            _choice("party", name, PLAYABLE)
+
+    def params(self) -> np.ndarray:
+        """The engine's parameter vector for this config."""
+        overrides = {
+            P_MAX_STEPS: self.max_steps,
+            P_REWARD_SHAPED: float(self.reward_mode == "shaped"),
+        }
+        if self.depth is not None:
+            overrides[P_DEPTH] = self.depth
+        return make_params(self.difficulty, overrides)
+
+    def party_classes(self) -> np.ndarray:
+        return np.array([CLASS_NAMES.index(name) for name in self.party], dtype=np.int8)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _choice(key: str, value, allowed: tuple) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}; got {value!r}")

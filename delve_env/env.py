@@ -1,0 +1,154 @@
+"""`DelveEnv`: the Gymnasium view of a batch of one. No rule lives here."""
+
+import gymnasium as gym
+import numpy as np
+from gymnasium.error import ResetNeeded
+
+from .config import Config
+from .engine.actions import NUM_ACTIONS, action_name
+from .engine.batch import Engine
+from .engine.rng import next_u64
+from .engine.tables import MODE_NAMES
+from .render import render_text
+from .spaces import action_space, episode_stats, observation_space, restore, snapshot
+
+
+def check_action(action) -> int:
+    """An action as a Python int; anything but an integer in range raises ValueError."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS}), got {action!r}")
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action {action} is outside Discrete({NUM_ACTIONS})")
+    return int(action)
+
+
+class DelveEnv(gym.Env):
+    """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
+
+    ## Action space
+    `Discrete(265)`, the same in every mode; `action_name(i)` names each index:
+
+    | index | action |
+    |---|---|
+    | 0-3 | move north / east / south / west (one pace) |
+    | 4 | wait (one pace) |
+    | 5 | search for secret doors (one pace) |
+    | 6 | take the stairs |
+    | 7 | loot the room |
+    | 8-11 | swap marching positions i and i+1 |
+    | 12-17 | attack monster k |
+    | 18-23 | attack monster k with a luck die |
+    | 24 | run away |
+    | 25-224 | member a gives pack slot s to member b |
+    | 225-264 | member a wears pack slot s |
+
+    The legal ones are in `info["action_mask"]` and `action_masks()`.
+
+    ## Observation space
+    A Dict: `map` (uint8, 2 x 15 x 15: egocentric crop and coarse floor view), `party`
+    (5 x 21), `status` (32), `fight` (52), `puzzle` (109), `pack` (5 x 11 x 4), floats in [0, 1].
+
+    ## Rewards
+    Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
+    the small event terms of `engine/rewards.py`.
+
+    ## Episode end
+    Terminated on a win (the king alive in the courtyard) or a loss (everyone dead, or the
+    king dead); truncated after `max_steps` steps.
+
+    ## Example
+    >>> import gymnasium as gym, delve_env
+    >>> env = gym.make("Delve-v0")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs, reward, terminated, truncated, info = env.step(6)  # down the courtyard stair
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 8}
+
+    def __init__(self, **config):
+        self.config = Config.from_kwargs(**config)
+        self.render_mode = self.config.render_mode
+        self.engine = Engine(1, self.config.params(), self.config.party_classes())
+        self.observation_space = observation_space()
+        self.action_space = action_space()
+        self._running = False
+        self._seeded = False
+
+    @property
+    def state(self):
+        """The engine state (a batch of one) for scripted agents and tests."""
+        return self.engine.state
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
+                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+            run_seed = int(seed) % 2**64
+        elif self._seeded:
+            run_seed = int(next_u64(self.engine.state.rng, 0))  # the next run, as autoreset does
+        else:
+            run_seed = int(self.np_random.integers(2**63))
+        self._seeded = True
+        self.engine.reset(np.array([run_seed], dtype=np.uint64), np.ones(1, dtype=np.bool_))
+        self._running = True
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if not self._running:
+            raise ResetNeeded("call reset() before step(), and again after an episode ends")
+        a = check_action(action)
+        if self.config.invalid_action == "raise" and not self.engine.masks[0, a]:
+            mode = MODE_NAMES[self.engine.state.mode[0]]
+            raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
+        self.engine.step(np.array([a], dtype=np.int64), np.zeros(1, dtype=np.bool_))
+        terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
+        info = self._info()
+        info["invalid_action"] = bool(self.engine.invalid[0])
+        if terminated or truncated:
+            self._running = False
+            info["episode_stats"] = episode_stats(self.engine.state, 0)
+        if self.render_mode == "human":
+            print(self.render_text())
+        return self._observation(), float(self.engine.rewards[0]), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now (what sb3-contrib's MaskablePPO asks for)."""
+        return self.engine.masks[0].copy()
+
+    def action_name(self, i: int) -> str:
+        return action_name(i)
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None
+
+    def render_text(self) -> str:
+        return render_text(self.engine.state, self.engine.params, 0)
+
+    def save_state(self) -> dict:
+        """A picklable snapshot of the whole game, for search agents and bug reports."""
+        return {"engine": snapshot(self.engine.state, 0), "running": self._running}
+
+    def load_state(self, snap: dict) -> None:
+        """Restore a snapshot taken by `save_state` exactly."""
+        if not isinstance(snap, dict) or "engine" not in snap:
+            raise ValueError("not a snapshot made by DelveEnv.save_state()")
+        restore(self.engine.state, 0, snap["engine"])
+        self.engine.refresh(np.ones(1, dtype=np.bool_))
+        self._running = bool(snap["running"])
+        self._seeded = True
+
+    def _observation(self) -> dict:
+        return {k: v[0].copy() for k, v in self.engine.obs.items()}
+
+    def _info(self) -> dict:
+        return {
+            "action_mask": self.engine.masks[0].copy(),
+            "events": int(self.engine.state.events[0]),
+        }

@@ -1,0 +1,104 @@
+"""`DelveVectorEnv`: N games stepped by one engine call, with next-step autoreset."""
+
+import numpy as np
+from gymnasium.spaces import MultiDiscrete
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from .config import Config
+from .engine.actions import NUM_ACTIONS, action_name
+from .engine.batch import Engine
+from .engine.tables import MODE_NAMES
+from .render import render_text
+from .spaces import action_space, episode_stats, observation_space
+
+
+class DelveVectorEnv(VectorEnv):
+    """The native vector env: slot i of `reset(seed=s)` plays exactly the game `reset(seed=s+i)`
+    plays alone. A finished slot returns its last step, and starts anew on the next `step`
+    (its action ignored), with a seed drawn from its own RNG."""
+
+    metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 1, **config):
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        self.config = Config.from_kwargs(**config)
+        self.render_mode = self.config.render_mode
+        self.num_envs = num_envs
+        self.engine = Engine(num_envs, self.config.params(), self.config.party_classes())
+        self.single_observation_space = observation_space()
+        self.single_action_space = action_space()
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+        self._done = np.zeros(num_envs, dtype=np.bool_)
+        self._started = False
+
+    @property
+    def state(self):
+        return self.engine.state
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        n = self.num_envs
+        if seed is None:
+            seeds = self.np_random.integers(2**63, size=n, dtype=np.uint64)
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+            seeds = (np.arange(n, dtype=np.uint64) + np.uint64(seed % 2**64)).astype(np.uint64)
+        elif isinstance(seed, (list, tuple, np.ndarray)) and len(seed) == n:
+            seeds = np.array([int(x) % 2**64 for x in seed], dtype=np.uint64)
+        else:
+            raise ValueError(f"seed must be None, a non-negative int or {n} ints, got {seed!r}")
+        self.engine.reset(seeds, np.ones(n, dtype=np.bool_))
+        self._done[:] = False
+        self._started = True
+        return self._observation(), {"action_mask": self.engine.masks.copy()}
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be {self.num_envs} integers, got {actions!r}")
+        if ((actions < 0) | (actions >= NUM_ACTIONS)).any():
+            raise ValueError(f"every action must lie in [0, {NUM_ACTIONS})")
+        actions = actions.astype(np.int64)
+        if self.config.invalid_action == "raise":
+            self._refuse_masked(actions)
+        eng = self.engine
+        eng.step(actions, self._done)
+        self._done = eng.terminated | eng.truncated
+        info = {"action_mask": eng.masks.copy(), "invalid_action": eng.invalid.copy()}
+        if self._done.any():
+            stats = np.empty(self.num_envs, dtype=object)
+            for e in np.flatnonzero(self._done):
+                stats[e] = episode_stats(eng.state, e)
+            info["episode_stats"], info["_episode_stats"] = stats, self._done.copy()
+        return (self._observation(), eng.rewards.copy(), eng.terminated.copy(),
+                eng.truncated.copy(), info)  # fmt: skip
+
+    def _refuse_masked(self, actions: np.ndarray) -> None:
+        live = ~self._done
+        legal = self.engine.masks[np.arange(self.num_envs), actions]
+        bad = np.flatnonzero(live & ~legal)
+        if len(bad):
+            e, a = int(bad[0]), int(actions[bad[0]])
+            mode = MODE_NAMES[self.engine.state.mode[e]]
+            raise ValueError(
+                f"env {e}: action {a} ({action_name(a)}) is not legal in mode {mode!r}"
+            )
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every slot, shape (N, A)."""
+        return self.engine.masks.copy()
+
+    def render(self):
+        return render_text(self.engine.state, self.engine.params, 0)
+
+    def _observation(self) -> dict:
+        return {k: v.copy() for k, v in self.engine.obs.items()}
+
+
+def make_vec(num_envs: int = 1, **config) -> DelveVectorEnv:
+    """The native vector env, as `gymnasium.make_vec("Delve-v0", num_envs=N)` builds it."""
+    return DelveVectorEnv(num_envs, **config)
