@@ -4,8 +4,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .engine.params import DEFAULT_PARTY, DIFFICULTIES, P_DEPTH, P_MAX_STEPS, P_REWARD_SHAPED
-from .engine.params import make_params
+from .engine.params import (
+    DEFAULT_PARTY,
+    DIFFICULTIES,
+    P_DEPTH,
+    P_MAX_STEPS,
+    P_REWARD_SHAPED,
+    make_params,
+)
 from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
 
 REWARD_MODES = ("sparse", "shaped")
