@@ -142,21 +142,29 @@ def hit_member(s, e, k, m, rng):
 
 
 @njit(cache=True)
-def member_attack(s, p, e, k, use_luck, rng):
-    """ATTACK-1: the acting member's d20 + skill + bonus (+ luck die) against the foe's d20 +
-    defense. Higher wins; a lost melee swing takes the counter-blow; a tie hits both."""
+def member_attack(s, p, e, k, use_luck, num_attacks, rng):
+    """ATTACK-1..2: the acting member's d20 + skill + bonus (+ luck die) against foe k's d20 +
+    defense, once per attack; the bonus dice are rolled once for all of them. Each higher or
+    tied roll hits. A melee strike that fails takes the counter-blow; with several attacks,
+    only when all of them fail. A single tie hits both."""
     m = s.order[e, s.actor[e]]
     kind = s.foe_kind[e, k]
-    mine = randint(rng, e, 20) + 1 + skill_bonus(s, e, m, rng) + s.atk[e, m]
+    bonus = skill_bonus(s, e, m, rng) + s.atk[e, m]
     if use_luck:
         s.luck[e, m] -= 1  # LUCK-2
-        mine += roll(rng, e, 1)
-    theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_DEF]
+        bonus += roll(rng, e, 1)
+    hits, ties = 0, 0
+    for _ in range(num_attacks):
+        mine = randint(rng, e, 20) + 1 + bonus
+        theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_DEF]
+        if mine >= theirs:
+            hits += 1
+            ties += mine == theirs
+            if is_foe_alive(s, e, k):
+                hit_foe(s, p, e, m, k, rng)
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
-    if mine >= theirs:
-        hit_foe(s, p, e, m, k, rng)
-    if mine <= theirs and counters:
+    if counters and (hits == 0 or (num_attacks == 1 and ties == 1)):
         hit_member(s, e, k, m, rng)
 
 

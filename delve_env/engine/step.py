@@ -97,7 +97,7 @@ def act(s, p, e, a, rng):
         swap_positions(s, e, a - A_SWAP)
     elif a < A_RUN:  # attack foe k, with a luck die from A_LUCK on
         luck = a >= A_LUCK
-        member_attack(s, p, e, a - (A_LUCK if luck else A_ATTACK), luck, rng)
+        member_attack(s, p, e, a - (A_LUCK if luck else A_ATTACK), luck, 1, rng)
         end_turn(s, p, e, rng)
     elif a == A_RUN:
         run_away(s, e, rng)
