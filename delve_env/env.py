@@ -7,7 +7,6 @@ from gymnasium.error import ResetNeeded
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
-from .engine.rng import next_u64
 from .engine.tables import MODE_NAMES
 from .render import render_text
 from .spaces import action_space, episode_stats, observation_space, restore, snapshot
@@ -86,13 +85,13 @@ class DelveEnv(gym.Env):
         if seed is not None:
             if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
                 raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-            run_seed = int(seed) % 2**64
+            seeds = np.array([int(seed) % 2**64], dtype=np.uint64)
         elif self._seeded:
-            run_seed = int(next_u64(self.engine.state.rng, 0))  # the next run, as autoreset does
+            seeds = np.empty(0, dtype=np.uint64)  # the next run from the game's RNG, as autoreset
         else:
-            run_seed = int(self.np_random.integers(2**63))
+            seeds = np.array([self.np_random.integers(2**63)], dtype=np.uint64)
         self._seeded = True
-        self.engine.reset(np.array([run_seed], dtype=np.uint64), np.ones(1, dtype=np.bool_))
+        self.engine.reset(seeds, np.ones(1, dtype=np.bool_))
         self._running = True
         return self._observation(), self._info()
 

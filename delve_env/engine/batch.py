@@ -41,7 +41,8 @@ class Engine:
         self.invalid = np.zeros(num_envs, dtype=np.bool_)
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
-        """Start new runs in the slots flagged in `which`, from their uint64 seeds."""
+        """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty
+        `seeds` draws each slot's next seed from its own RNG)."""
         o = self.obs
         reset_batch(self.state, self.params, self.party, seeds, which, self.masks, o["map"],
                     o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip

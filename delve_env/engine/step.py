@@ -134,7 +134,7 @@ def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, tr
     drawn from its own RNG, so a slot's games never depend on the others)."""
     for e in range(len(actions)):
         if needs_reset[e]:
-            reset_slot(s, p, e, next_u64(s.rng, e), party)
+            next_run(s, p, e, party)
             rewards[e], terminated[e], truncated[e], invalid[e] = 0.0, False, False, False
         else:
             r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
@@ -144,12 +144,24 @@ def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, tr
 
 
 @njit(cache=True)
+def next_run(s, p, e, party):
+    """Start slot e's next run from a seed drawn from its own RNG (autoreset)."""
+    reset_slot(s, p, e, next_u64(s.rng, e), party)
+
+
+@njit(cache=True)
 def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status, obs_fight,
                 obs_pack):  # fmt: skip
-    """Reset the envs flagged in `which` with their seeds, and refresh their outputs."""
-    for e in range(len(seeds)):
+    """Reset the envs flagged in `which` with their seeds, and refresh their outputs.
+
+    An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
+    """
+    for e in range(len(which)):
         if which[e]:
-            reset_slot(s, p, e, seeds[e], party)
+            if len(seeds) == 0:
+                next_run(s, p, e, party)
+            else:
+                reset_slot(s, p, e, seeds[e], party)
             observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
             legal_mask(s, e, masks[e])
 

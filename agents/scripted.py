@@ -1,0 +1,244 @@
+"""A scripted expert for Delve: a privileged policy that reads the engine state of slot 0.
+
+Down: take the courtyard stair; on each floor walk (BFS) to the rooms worth a visit, loot
+them, take the map, then the stair down once it opens. At the bottom free the king, put him
+at the back in whatever armor the pack holds, and climb floor by floor to the courtyard,
+taking the book on the way. Fights: hit the weakest foe, spend luck when someone is low, run
+when the party (or the king) is in real danger, then rest in a room or a doorway (no
+wandering bands there) before going back. Rooms behind secret doors: search next to them.
+"""
+
+import numpy as np
+
+from delve_env.engine.actions import (
+    A_ATTACK,
+    A_LOOT,
+    A_LUCK,
+    A_MOVE,
+    A_RUN,
+    A_SEARCH,
+    A_STAIRS,
+    A_SWAP,
+    A_WAIT,
+    equip_action,
+    give_action,
+)
+from delve_env.engine.floors import DX, DY, is_walkable, walk_distances
+from delve_env.engine.tables import (
+    ARMOR,
+    CAT_ARMOR,
+    CAT_WEAPON,
+    DOOR,
+    FIGHT,
+    I_AV,
+    I_CAT,
+    I_DICE,
+    I_FLAT,
+    I_RANGED,
+    ITEMS,
+    KING_SLOT,
+    M_DICE,
+    M_FLAT,
+    MAX_MEMBERS,
+    MONSTERS,
+    NUM_EQUIP,
+    NUM_ITEM_SLOTS,
+    READY,
+    ROCK,
+    SECRET,
+)
+
+
+def gear_value(kind: int, cat: int) -> float:
+    """How good an item is in its worn slot: armor by AV, weapons by mean damage."""
+    if kind <= 0 or ITEMS[kind, I_CAT] != cat:
+        return -1.0
+    if cat == CAT_ARMOR:
+        return float(ITEMS[kind, I_AV])
+    return 3.5 * ITEMS[kind, I_DICE] + ITEMS[kind, I_FLAT] + 0.5 * ITEMS[kind, I_RANGED]
+
+
+class ScriptedAgent:
+    """`act(env)` returns a legal action for a `DelveEnv` (or a wrapper around one)."""
+
+    def __init__(self, explore_all: bool = True, rest_below: float = 0.6):
+        self.explore_all = explore_all  # visit every room on the way down (XP), not just the quest's
+        self.rest_below = rest_below  # rest when someone stands below this share of their ceiling
+
+    def act(self, env) -> int:
+        env = env.unwrapped
+        s, mask = env.state, env.action_masks()
+        if s.mode[0] == FIGHT:
+            a = self.fight(s, mask)
+        elif s.floor[0] == 0:
+            a = A_STAIRS
+        else:
+            a = self.explore(s, mask)
+        if a is None or not mask[a]:
+            a = A_WAIT if mask[A_WAIT] else int(np.flatnonzero(mask)[0])
+        return int(a)
+
+    # --- fights ---------------------------------------------------------------------------
+    def fight(self, s, mask):
+        foes = [k for k in range(len(s.foe_kind[0])) if s.foe_kind[0, k] >= 0 and s.foe_hp[0, k] > 0]
+        if self.in_danger(s, foes):
+            return A_RUN
+        k = min(foes, key=lambda k: s.foe_hp[0, k])
+        low = any(s.hp[0, m] * 3 <= s.ceiling[0, m] for m in self.standing(s))
+        return A_LUCK + k if low and mask[A_LUCK + k] else A_ATTACK + k
+
+    def in_danger(self, s, foes) -> bool:
+        """Someone who may be hit could fall this round, while the band is far from beaten."""
+        worst = max(6 * MONSTERS[s.foe_kind[0, k], M_DICE] + MONSTERS[s.foe_kind[0, k], M_FLAT] for k in foes)
+        if s.has_king[0] and s.hp[0, KING_SLOT] <= 2 * worst:
+            return True
+        foe_hp = sum(int(s.foe_hp[0, k]) for k in foes)
+        if foe_hp <= 4:
+            return False  # one good blow ends it
+        front = self.standing(s)[:2]
+        return any(s.hp[0, m] <= worst for m in front) or len(self.standing(s)) == 1
+
+    # --- walking --------------------------------------------------------------------------
+    def explore(self, s, mask):
+        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
+        for a in (self.order_action(s, mask), self.gear_action(s, mask)):
+            if a is not None:
+                return a
+        if mask[A_LOOT]:
+            return A_LOOT
+        tiles = s.tiles[0, f]
+        if self.needs_rest(s):
+            if tiles[y, x] == DOOR or s.room_of[0, f, y, x] >= 0:
+                return A_WAIT
+            return self.walk(s, self.rest_spots(s))
+        stair = self.stair_goal(s)
+        rooms = self.wanted_rooms(s) if stair is None or not s.has_king[0] else []
+        if rooms:
+            goal = np.isin(s.room_of[0, f], rooms)
+            a = self.walk(s, goal, avoid=rooms)
+            return a if a is not None else self.unstick(s)
+        if stair is not None:
+            if (x, y) == stair:
+                return A_STAIRS
+            goal = np.zeros(tiles.shape, dtype=bool)
+            goal[stair[1], stair[0]] = True
+            return self.walk(s, goal)
+        return self.unstick(s)
+
+    def stair_goal(self, s):
+        """The stair to take now, as (x, y), or None while this floor still has work."""
+        f, depth = int(s.floor[0]), s.floor_visited.shape[1] - 1
+        if s.has_king[0]:
+            if f == s.book_floor[0] and not s.has_book[0]:
+                return None
+            return tuple(int(v) for v in s.stair_up[0, f])
+        if f < depth and (int(s.maps_held[0]) >> f) != 0:
+            return tuple(int(v) for v in s.stair_down[0, f])
+        return None
+
+    def wanted_rooms(self, s) -> list:
+        """Rooms to walk into next: the quest's, rooms with loot left, and unvisited ones."""
+        f, depth = int(s.floor[0]), s.floor_visited.shape[1] - 1
+        quest = []
+        if f == s.book_floor[0] and not s.has_book[0]:
+            quest.append(int(s.book_room[0]))
+        if f == depth and not s.has_king[0]:
+            quest.append(int(s.king_room[0]))
+        if s.has_king[0]:
+            return quest
+        rooms = []
+        for r in range(s.num_rooms[0, f]):
+            entered = s.room_entered[0, f, r]
+            map_here = s.room_map[0, f, r] and (int(s.maps_held[0]) >> f) == 0
+            if (self.explore_all and not entered) or map_here or (entered and self.has_loot(s, f, r)):
+                rooms.append(r)
+        return quest + [r for r in rooms if r not in quest]
+
+    @staticmethod
+    def has_loot(s, f, r) -> bool:
+        return bool(s.room_gold[0, f, r] > 0 or (s.room_items[0, f, r] > 0).any()
+                    or (s.room_pages[0, f, r] >= 0).any() or s.room_map[0, f, r])  # fmt: skip
+
+    def walk(self, s, goal, avoid=()):
+        """One move along a shortest path to the nearest goal tile; None if none is reachable.
+
+        Rooms still guarded by a band are walled off unless they are among `avoid`'s targets."""
+        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
+        tiles = s.tiles[0, f].copy()
+        guarded = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] >= 0]
+        blocked = np.isin(s.room_of[0, f], [r for r in guarded if r not in avoid])
+        blocked[y, x] = False
+        tiles[blocked] = ROCK
+        dist = np.empty(tiles.shape, dtype=np.int64)
+        walk_distances(tiles, x, y, dist)
+        reach = goal & (dist >= 0)
+        if not reach.any():
+            return None
+        gy, gx = np.unravel_index(np.argmin(np.where(reach, dist, 1 << 30)), tiles.shape)
+        walk_distances(tiles, int(gx), int(gy), dist)
+        for d in range(4):
+            nx, ny = x + DX[d], y + DY[d]
+            if 0 <= nx < tiles.shape[1] and 0 <= ny < tiles.shape[0] and dist[ny, nx] == dist[y, x] - 1:
+                return A_MOVE + d
+        return None
+
+    def unstick(self, s):
+        """No way on: search beside a secret door that hides something, else wait it out."""
+        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
+        tiles = s.tiles[0, f]
+        spots = np.zeros(tiles.shape, dtype=bool)
+        for sy, sx in zip(*np.nonzero(tiles == SECRET)):
+            for d in range(4):
+                ny, nx = sy + DY[d], sx + DX[d]
+                if is_walkable(tiles[ny, nx]):
+                    spots[ny, nx] = True
+        if spots[y, x]:
+            return A_SEARCH
+        return self.walk(s, spots)
+
+    def rest_spots(self, s):
+        """Tiles where no band wanders: doorways, and rooms with no band in them."""
+        f = int(s.floor[0])
+        room_of = s.room_of[0, f]
+        free = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] < 0]
+        return (s.tiles[0, f] == DOOR) | np.isin(room_of, free)
+
+    def needs_rest(self, s) -> bool:
+        if s.rations[0] <= 0:
+            return False  # FOOD-3: no healing without rations
+        return any(s.hp[0, m] < self.rest_below * s.ceiling[0, m] for m in self.standing(s))
+
+    # --- the party ------------------------------------------------------------------------
+    @staticmethod
+    def standing(s) -> list:
+        """Standing member slots in marching order."""
+        return [int(m) for m in s.order[0] if m >= 0 and s.in_party[0, m] and s.hp[0, m] > 0]
+
+    def order_action(self, s, mask):
+        """Bubble the king toward the back of the marching order (PARTY-2)."""
+        if not s.has_king[0]:
+            return None
+        order = [int(m) for m in s.order[0] if m >= 0]
+        pos = order.index(KING_SLOT)
+        return A_SWAP + pos if pos < len(order) - 1 and mask[A_SWAP + pos] else None
+
+    def gear_action(self, s, mask):
+        """Wear a better armor or weapon from anyone's pack; the king is dressed first."""
+        members = [m for m in self.standing(s) if m == KING_SLOT] + [
+            m for m in self.standing(s) if m != KING_SLOT
+        ]
+        for m in members:
+            for cat, worn in ((CAT_ARMOR, ARMOR), (CAT_WEAPON, READY)):
+                best, have = None, gear_value(int(s.item[0, m, worn]), cat)
+                for owner in range(MAX_MEMBERS):
+                    for slot in range(NUM_EQUIP, NUM_ITEM_SLOTS):
+                        value = gear_value(int(s.item[0, owner, slot]), cat)
+                        if value > have:
+                            best, have = (owner, slot - NUM_EQUIP), value
+                if best is None:
+                    continue
+                owner, slot = best
+                a = equip_action(m, slot) if owner == m else give_action(owner, slot, m)
+                if mask[a]:
+                    return a
+        return None
