@@ -9,6 +9,7 @@ from .actions import NUM_ACTIONS
 from .observe import CROP, FIGHT_SIZE, PACK_FEATURES, PARTY_FEATURES, PUZZLE_SIZE, STATUS_SIZE
 from .params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .state import allocate
+from .struct import compiled_view
 from .step import refresh_batch, reset_batch, step_batch
 from .tables import MAX_MEMBERS, NUM_ITEM_SLOTS
 
@@ -30,7 +31,8 @@ class Engine:
         self.params = params
         self.party = party
         depth, height, width = int(params[P_DEPTH]), int(params[P_HEIGHT]), int(params[P_WIDTH])
-        self.state = allocate(num_envs, depth, height, width)
+        self.state = allocate(num_envs, depth, height, width)  # what Python reads and writes
+        self._compiled = compiled_view(self.state)  # the same arrays, for compiled code
         self.obs = {
             k: np.zeros((num_envs, *shape), dtype) for k, (shape, dtype) in OBS_SHAPES.items()
         }
@@ -40,22 +42,30 @@ class Engine:
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
         self.invalid = np.zeros(num_envs, dtype=np.bool_)
 
+    def __getstate__(self) -> dict:
+        # the compiled view is a handle to native memory: rebuilt, never pickled
+        return {k: v for k, v in self.__dict__.items() if k != "_compiled"}
+
+    def __setstate__(self, d: dict) -> None:
+        self.__dict__.update(d)
+        self._compiled = compiled_view(self.state)
+
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty
         `seeds` draws each slot's next seed from its own RNG)."""
         o = self.obs
-        reset_batch(self.state, self.params, self.party, seeds, which, self.masks, o["map"],
+        reset_batch(self._compiled, self.params, self.party, seeds, which, self.masks, o["map"],
                     o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip
 
     def step(self, actions: np.ndarray, needs_reset: np.ndarray) -> None:
         """Step every slot with its action; slots flagged in `needs_reset` start a new run."""
         o = self.obs
-        step_batch(self.state, self.params, self.party, actions, needs_reset, self.masks,
+        step_batch(self._compiled, self.params, self.party, actions, needs_reset, self.masks,
                    self.rewards, self.terminated, self.truncated, self.invalid, o["map"],
                    o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute observations and masks of the flagged slots from their state."""
         o = self.obs
-        refresh_batch(self.state, self.params, which, self.masks, o["map"], o["party"],
+        refresh_batch(self._compiled, self.params, which, self.masks, o["map"], o["party"],
                       o["status"], o["fight"], o["pack"])  # fmt: skip

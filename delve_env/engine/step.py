@@ -4,7 +4,7 @@
 """
 
 import numpy as np
-from numba import literal_unroll, njit
+from numba import njit
 
 from .actions import (
     A_ATTACK,
@@ -32,16 +32,11 @@ from .quest import update_quest
 from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
+from .struct import clear_slot
 from .tables import FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
 from .wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
-
-
-@njit(cache=True)
-def clear_slot(s, e):
-    for arr in literal_unroll(s):
-        arr[e] = 0
 
 
 @njit(cache=True)

@@ -1,0 +1,7 @@
+"""`python -m delve_env` runs the `delve` command line."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

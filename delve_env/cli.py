@@ -1,0 +1,341 @@
+"""The `delve` command line (also `python -m delve_env`).
+
+delve play                     a person plays in the terminal
+delve watch --agent scripted   a policy plays, rendered frame by frame
+delve bench                    throughput table (steps per second)
+delve train ... / delve eval   forward to training/train_ppo.py and training/evaluate.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .engine.actions import (
+    A_LOOT,
+    A_MOVE,
+    A_RUN,
+    A_SEARCH,
+    A_STAIRS,
+    A_WAIT,
+    ACTION_NAMES,
+)
+from .engine.params import DIFFICULTIES
+
+# Short keys for `play`: w/a/s/d move, then one letter per common action.
+ACTION_KEYS = {
+    "w": A_MOVE + 0,  # north
+    "d": A_MOVE + 1,  # east
+    "s": A_MOVE + 2,  # south
+    "a": A_MOVE + 3,  # west
+    "z": A_WAIT,
+    "f": A_SEARCH,
+    "t": A_STAIRS,
+    "l": A_LOOT,
+    "r": A_RUN,
+}
+KEY_OF = {a: k for k, a in ACTION_KEYS.items()}
+REPORT_KEYS = {"m": "member status", "u": "quest status"}  # VIEW-1: reports stop the clock
+
+TRAINING_SCRIPTS = {"train": "train_ppo", "eval": "evaluate"}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+class UsageError(Exception):
+    """A bad command-line value: printed, exit status 2."""
+
+
+def _make_env(args: argparse.Namespace):
+    from .env import DelveEnv
+
+    config = {"render_mode": "ansi"}
+    if args.difficulty is not None:
+        config["difficulty"] = args.difficulty
+    if args.depth is not None:
+        config["depth"] = args.depth
+    try:
+        return DelveEnv(**config)
+    except ValueError as err:  # the config names the key and what is allowed
+        raise UsageError(str(err)) from None
+
+
+def _format_stats(stats: dict) -> str:
+    lines = ["Episode stats:"]
+    for key, value in stats.items():
+        if isinstance(value, list):
+            value = ", ".join(value) or "-"
+        lines.append(f"  {key:<15} {value}")
+    return "\n".join(lines)
+
+
+def _legal_lines(mask) -> list[str]:
+    lines = []
+    for a in range(len(mask)):
+        if mask[a]:
+            key = f"[{KEY_OF[a]}]" if a in KEY_OF else "   "
+            lines.append(f"  {a:>3} {key} {ACTION_NAMES[a]}")
+    return lines
+
+
+def _member_report(env) -> str:
+    from .render import render_party
+
+    return "MEMBER STATUS\n" + "\n".join(render_party(env.state, env.engine.params, 0))
+
+
+def _quest_report(env) -> str:
+    s = env.state
+    still = [
+        name
+        for name, held in (("the book", s.has_book[0]), ("the king", s.has_king[0]))
+        if not held
+    ]
+    return (
+        "QUEST STATUS\n"
+        f"  floor {int(s.floor[0])}, pace {int(s.pace[0])}, gold {int(s.gold[0])}, "
+        f"rations {int(s.rations[0])}\n"
+        f"  still to find: {', '.join(still) or 'nothing: go home'}"
+    )
+
+
+# --- play ------------------------------------------------------------------------------------
+
+
+PLAY_HELP = (
+    "Type an action's number, or a key: w/a/s/d move, z wait, f search, t stairs, l loot, "
+    "r run away; m member status, u quest status (they stop the clock); h help, q quit."
+)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """A person plays one episode in the terminal (stdin may be a pipe)."""
+    env = _make_env(args)
+    _, info = env.reset(seed=args.seed)
+    print(PLAY_HELP)
+    total, steps, show = 0.0, 0, True
+    while True:
+        mask = info["action_mask"]
+        if show:
+            print()
+            print(env.render_text())
+            print("Legal actions:")
+            print("\n".join(_legal_lines(mask)))
+        show = True
+        print("action> ", end="", flush=True)
+        line = sys.stdin.readline()
+        if not line:  # end of input
+            print()
+            print("(end of input)")
+            return 0
+        cmd = line.strip().lower()
+        if cmd in ("q", "quit", "exit"):
+            print(f"Quit after {steps} steps, total reward {total:g}.")
+            return 0
+        if cmd in ("h", "?", "help", ""):
+            print(PLAY_HELP)
+            show = cmd == ""
+            continue
+        if cmd in REPORT_KEYS:
+            print(_member_report(env) if cmd == "m" else _quest_report(env))
+            show = False
+            continue
+        if cmd in ACTION_KEYS:
+            action = ACTION_KEYS[cmd]
+        elif cmd.isdigit():
+            action = int(cmd)
+        else:
+            print(f"Unknown input {cmd!r}. {PLAY_HELP}")
+            show = False
+            continue
+        if not (0 <= action < len(mask)) or not mask[action]:
+            name = ACTION_NAMES[action] if 0 <= action < len(mask) else "out of range"
+            print(f"Action {action} ({name}) is not legal now.")
+            show = False
+            continue
+        _, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        steps += 1
+        print(f"> {ACTION_NAMES[action]}" + (f"  (reward {reward:+g})" if reward else ""))
+        if terminated or truncated:
+            print()
+            print(env.render_text())
+            outcome = "won" if info["episode_stats"]["won"] else "over"
+            print(f"The game is {outcome} after {steps} steps, total reward {total:g}.")
+            print(_format_stats(info["episode_stats"]))
+            return 0
+
+
+# --- watch -----------------------------------------------------------------------------------
+
+
+def make_policy(name: str, seed: int | None) -> tuple[str, Callable]:
+    """(name actually used, policy(env, info) -> action). The scripted agent is imported
+    lazily; if it cannot be imported the random-legal agent stands in (with a note)."""
+    if name == "scripted":
+        try:
+            from agents.scripted import ScriptedAgent
+
+            agent = ScriptedAgent()
+        except Exception as err:  # noqa: BLE001 - any broken import means: fall back
+            print(f"scripted agent unavailable ({err!r}); using random", file=sys.stderr)
+        else:
+            return "scripted", lambda env, info: int(agent.act(env))
+    from agents.random_legal import RandomLegalAgent
+
+    rand = RandomLegalAgent(seed)
+    return "random", lambda env, info: int(rand.act(info["action_mask"]))
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """A policy plays one episode (or `--steps` steps), each frame printed."""
+    from .spaces import episode_stats
+
+    env = _make_env(args)
+    used, policy = make_policy(args.agent, args.seed)
+    tty = sys.stdout.isatty()
+    delay = args.delay if args.delay is not None else (0.1 if tty else 0.0)
+    _, info = env.reset(seed=args.seed)
+    total, done, step = 0.0, False, 0
+    print(f"=== {used} agent, seed {args.seed}, step 0 ===")
+    print(env.render_text())
+    while step < args.steps and not done:
+        action = policy(env, info)
+        _, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        step += 1
+        done = terminated or truncated
+        if delay > 0:
+            time.sleep(delay)
+            if tty:
+                print("\x1b[H\x1b[2J", end="")
+        print(f"=== {used} agent, seed {args.seed}, step {step}: {ACTION_NAMES[action]}"
+              + (f", reward {reward:+g}" if reward else "") + " ===")  # fmt: skip
+        print(env.render_text())
+    if done:
+        stats = info["episode_stats"]
+        print(f"Episode ended after {step} steps ({'won' if stats['won'] else 'lost'}"
+              f"{', truncated' if truncated else ''}), total reward {total:g}.")  # fmt: skip
+    else:
+        stats = episode_stats(env.state, 0)
+        print(f"Stopped after {step} steps (episode still running), total reward {total:g}.")
+    print(_format_stats(stats))
+    return 0
+
+
+# --- bench, train, eval ----------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run
+
+    return run(args)
+
+
+def cmd_training(args: argparse.Namespace) -> int:
+    """Run training/<script>.py as `python -m training.<script>` with the remaining args."""
+    module = TRAINING_SCRIPTS[args.command]
+    root = Path(__file__).resolve().parent.parent
+    script = root / "training" / f"{module}.py"
+    if not script.is_file():
+        print(
+            f"delve {args.command}: {script} not found; the training scripts live in the "
+            "repository's training/ folder (clone the repository and install it with "
+            "`pip install -e .[train]`).",
+            file=sys.stderr,
+        )
+        return 2
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
+    cmd = [sys.executable, "-m", f"training.{module}", *args.rest]
+    return subprocess.run(cmd, env=env).returncode
+
+
+# --- parser ----------------------------------------------------------------------------------
+
+
+def _add_game_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
+    p.add_argument("--difficulty", choices=DIFFICULTIES, default=None, help="default: normal")
+    p.add_argument("--depth", type=int, default=None, help="floors (default: the difficulty's)")
+
+
+def _non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from .bench import add_arguments as add_bench_arguments
+
+    parser = argparse.ArgumentParser(
+        prog="delve", description="Delve: a party-based dungeon crawl as an RL environment."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play in the terminal", description=PLAY_HELP)
+    _add_game_options(play)
+    play.set_defaults(func=cmd_play)
+
+    watch = sub.add_parser("watch", help="watch a policy play, rendered")
+    watch.add_argument("--agent", choices=("scripted", "random"), default="scripted")
+    _add_game_options(watch)
+    watch.add_argument(
+        "--steps", type=_non_negative_int, default=300, help="most steps to show (default 300)"
+    )
+    watch.add_argument(
+        "--delay",
+        type=float,
+        default=None,
+        help="seconds between frames (default 0.1 on a terminal, 0 otherwise)",
+    )
+    watch.set_defaults(func=cmd_watch)
+
+    bench = sub.add_parser("bench", help="throughput table: steps per second")
+    add_bench_arguments(bench)
+    bench.set_defaults(func=cmd_bench)
+
+    for name, helptext in (
+        ("train", "train MaskablePPO (forwards to training/train_ppo.py)"),
+        ("eval", "evaluate a saved model (forwards to training/evaluate.py)"),
+    ):
+        p = sub.add_parser(name, help=helptext, add_help=False, description=helptext)
+        p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the script")
+        p.set_defaults(func=cmd_training)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `delve` console script; returns the exit status."""
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in TRAINING_SCRIPTS:  # everything after the command is the script's
+        args = argparse.Namespace(command=argv[0], rest=argv[1:], func=cmd_training)
+    else:
+        args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except UsageError as err:
+        print(f"delve {args.command}: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # e.g. `delve watch | head`: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
