@@ -135,6 +135,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             print("(end of input)")
             return 0
         cmd = line.strip().lower()
+        if not sys.stdin.isatty():  # piped input: echo it so the transcript reads well
+            print(cmd)
         if cmd in ("q", "quit", "exit"):
             print(f"Quit after {steps} steps, total reward {total:g}.")
             return 0

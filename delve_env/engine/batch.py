@@ -9,8 +9,8 @@ from .actions import NUM_ACTIONS
 from .observe import CROP, FIGHT_SIZE, PACK_FEATURES, PARTY_FEATURES, PUZZLE_SIZE, STATUS_SIZE
 from .params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .state import allocate
-from .struct import compiled_view
 from .step import refresh_batch, reset_batch, step_batch
+from .struct import compiled_view
 from .tables import MAX_MEMBERS, NUM_ITEM_SLOTS
 
 OBS_SHAPES = {
