@@ -4,6 +4,7 @@ MAP-5..6, RUN-2)."""
 from numba import njit
 
 from .monsters import roll_band
+from .moving import remember
 from .params import P_GUARD_CHANCE, P_PAGES_PER_FLOOR
 from .party import free_pack_slot, is_standing, put_item, share_xp
 from .rng import chance, randint, roll
@@ -78,11 +79,11 @@ def has_loot(s, e, f, r):
 def read_map(s, e, f):
     """MAP-5..6: hold floor f's map and see its layout (not secret doors, not contents)."""
     s.maps_held[e] |= 1 << f
-    tiles, seen = s.tiles[e, f], s.seen[e, f]
+    tiles = s.tiles[e, f]
     for y in range(tiles.shape[0]):
         for x in range(tiles.shape[1]):
             if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
-                seen[y, x] = True
+                remember(s, e, f, x, y, x, y)
     s.events[e] |= EV_MAP
 
 

@@ -7,14 +7,37 @@ from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .tables import DOOR, EV_NEW_FLOOR, EV_SECRET, HALL, SECRET, STAIR_DOWN, STAIR_UP
+from .tables import DOOR, EV_NEW_FLOOR, EV_SECRET, HALL, SECRET, STAIR_DOWN, STAIR_UP, VIEW
+
+COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP = 1, 2, 3, 4
+
+
+@njit(cache=True)
+def remember(s, e, f, x0, y0, x1, y1):
+    """MAP-4: the party now remembers tiles x0..x1, y0..y1 (clipped to the floor), in the fog
+    map and in the coarse floor view (each block keeps the most telling thing seen in it)."""
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    bh, bw = (H + VIEW - 1) // VIEW, (W + VIEW - 1) // VIEW
+    for y in range(max(0, y0), min(H - 1, y1) + 1):
+        for x in range(max(0, x0), min(W - 1, x1) + 1):
+            s.seen[e, f, y, x] = True
+            tile = s.tiles[e, f, y, x]
+            code = COARSE_SEEN
+            if tile == STAIR_DOWN:
+                code = COARSE_DOWN
+            elif tile == STAIR_UP:
+                code = COARSE_UP
+            elif s.room_of[e, f, y, x] >= 0:
+                code = COARSE_ROOM
+            if code > s.coarse[e, f, y // bh, x // bw]:
+                s.coarse[e, f, y // bh, x // bw] = code
 
 
 @njit(cache=True)
 def reveal_room(s, e, f, r):
     """MAP-4: a room and its walls become known."""
     rect = s.room_rect[e, f, r]
-    s.seen[e, f, rect[1] - 1 : rect[3] + 2, rect[0] - 1 : rect[2] + 2] = True
+    remember(s, e, f, rect[0] - 1, rect[1] - 1, rect[2] + 1, rect[3] + 1)
     s.room_known[e, f, r] = True
 
 
@@ -22,8 +45,7 @@ def reveal_room(s, e, f, r):
 def look_around(s, e):
     """MAP-4: remember the tiles next to the party, and the whole room it stands in."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
-    s.seen[e, f, max(0, y - 1) : min(H, y + 2), max(0, x - 1) : min(W, x + 2)] = True
+    remember(s, e, f, x - 1, y - 1, x + 1, y + 1)
     r = s.room_of[e, f, y, x]
     if r >= 0:
         reveal_room(s, e, f, r)
@@ -56,7 +78,7 @@ def search_walls(s, p, e, rng):
         nx, ny = x + DX[d], y + DY[d]
         if s.tiles[e, f, ny, nx] == SECRET and chance(rng, e, p[P_SEARCH_FIND]):
             s.tiles[e, f, ny, nx] = DOOR
-            s.seen[e, f, ny, nx] = True
+            remember(s, e, f, nx, ny, nx, ny)
             s.events[e] |= EV_SECRET
 
 

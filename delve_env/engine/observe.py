@@ -42,13 +42,14 @@ from .tables import (
     SECRET,
     STAIR_DOWN,
     STAIR_UP,
+    VIEW,
 )
 
-CROP = 15  # the egocentric window is CROP x CROP, the party in the middle
+CROP = VIEW  # the egocentric window is CROP x CROP, the party in the middle
 # map codes: 0 fog, 1 + tile for seen tiles (a secret door shows as rock), then these
 OFF_MAP, BAND_HERE, LOOT_HERE = 8, 9, 10
 MAX_MAP_CODE = 10
-COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP, COARSE_PARTY = 1, 2, 3, 4, 5
+COARSE_PARTY = 5  # above moving.COARSE_* codes
 STATUS_SIZE = 32
 PARTY_FEATURES = 21
 FOE_FEATURES = 8
@@ -100,20 +101,8 @@ def observe_map(s, e, out):
                 tile = tiles[y, x]
                 r = room_of[y, x]
                 out[0, i, j] = codes[r] if r >= 0 else 1 + (ROCK if tile == SECRET else tile)
+    out[1] = s.coarse[e, f]
     ch, cw = (H + CROP - 1) // CROP, (W + CROP - 1) // CROP
-    for y in range(H):
-        for x in range(W):
-            if not seen[y, x]:
-                continue
-            tile = tiles[y, x]
-            code = COARSE_SEEN
-            if room_of[y, x] >= 0:
-                code = COARSE_ROOM
-            if tile == STAIR_DOWN:
-                code = COARSE_DOWN
-            elif tile == STAIR_UP:
-                code = COARSE_UP
-            out[1, y // ch, x // cw] = max(out[1, y // ch, x // cw], code)
     out[1, s.y[e] // ch, s.x[e] // cw] = COARSE_PARTY
 
 

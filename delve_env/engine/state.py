@@ -17,6 +17,7 @@ from .tables import (
     NUM_SPELLS,
     ROOM_ITEMS,
     ROOM_PAGES,
+    VIEW,
 )
 
 FIELDS = {
@@ -63,6 +64,7 @@ FIELDS = {
     # --- floors ---
     "tiles": (("F", "H", "W"), np.int8),  # tables.ROCK ... STAIR_UP
     "seen": (("F", "H", "W"), np.bool_),  # fog of war memory (MAP-4)
+    "coarse": (("F", VIEW, VIEW), np.uint8),  # the remembered floor in VIEW x VIEW blocks
     "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
     "num_rooms": (("F",), np.int8),
     "room_rect": (("F", MAX_ROOMS, 4), np.int16),  # interior x0, y0, x1, y1

@@ -77,6 +77,7 @@ def _struct_of(nt):
     s.item_known = nt.item_known
     s.tiles = nt.tiles
     s.seen = nt.seen
+    s.coarse = nt.coarse
     s.room_of = nt.room_of
     s.num_rooms = nt.num_rooms
     s.room_rect = nt.room_rect
@@ -160,6 +161,7 @@ def clear_slot(s, e):
     s.item_known[e] = 0
     s.tiles[e] = 0
     s.seen[e] = 0
+    s.coarse[e] = 0
     s.room_of[e] = 0
     s.num_rooms[e] = 0
     s.room_rect[e] = 0

@@ -21,6 +21,7 @@ ROOM_PAGES = 2
 MAX_DEPTH = 12
 NUM_SPELLS = 12
 CELL = 12  # floors are cut into CELL x CELL cells, one room each
+VIEW = 15  # the observation's map crop and coarse floor view are VIEW x VIEW
 
 READY, OFF_HAND, ARMOR = 0, 1, 2
 
