@@ -15,6 +15,7 @@ IDS = {
     "Delve-v0": {},
     "Delve-Easy-v0": {"difficulty": "easy"},
     "Delve-Hard-v0": {"difficulty": "hard"},
+    "Delve-Vault-v0": {"task": "vault", "max_steps": 500},
 }
 
 for _id, _kwargs in IDS.items():

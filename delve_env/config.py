@@ -10,6 +10,10 @@ from .engine.params import (
     P_DEPTH,
     P_MAX_STEPS,
     P_REWARD_SHAPED,
+    P_TASK,
+    P_TASK_FLOOR,
+    P_TASK_LOCK,
+    TASK_VAULT,
     make_params,
 )
 from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
@@ -17,8 +21,10 @@ from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
 REWARD_MODES = ("sparse", "shaped")
 RENDER_MODES = ("ansi", "human")
 INVALID_ACTION_MODES = ("noop", "raise")
+TASKS = ("game", "vault")
+LOCKS = ("wall", "plate")
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
-        "invalid_action")  # fmt: skip
+        "invalid_action", "task", "lock", "floor")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,9 @@ class Config:
     max_steps: int = 20000
     render_mode: str | None = None
     invalid_action: str = "noop"
+    task: str = "game"  # "vault": Delve-Vault-v0, one lock to open
+    lock: str = "wall"  # the vault task's lock
+    floor: int = 1  # the vault task's floor
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":
@@ -53,6 +62,10 @@ class Config:
             raise ValueError(f"depth must be an integer in 2..{MAX_DEPTH}, got {self.depth!r}")
         if not (_is_int(self.max_steps) and self.max_steps >= 1):
             raise ValueError(f"max_steps must be a positive integer, got {self.max_steps!r}")
+        _choice("task", self.task, TASKS)
+        _choice("lock", self.lock, LOCKS)
+        if not (_is_int(self.floor) and 1 <= self.floor <= MAX_DEPTH):
+            raise ValueError(f"floor must be an integer in 1..{MAX_DEPTH}, got {self.floor!r}")
         party = self.party
         if (
             isinstance(party, str)
@@ -73,6 +86,9 @@ class Config:
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
+        if self.task == "vault":  # the dungeon goes just deep enough for the vault's floor
+            overrides.update({P_TASK: TASK_VAULT, P_TASK_FLOOR: self.floor,
+                              P_TASK_LOCK: LOCKS.index(self.lock) + 1, P_DEPTH: max(2, self.floor)})  # fmt: skip
         return make_params(self.difficulty, overrides)
 
     def party_classes(self) -> np.ndarray:

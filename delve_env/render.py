@@ -5,15 +5,19 @@ from .engine.party import level_cost
 from .engine.tables import (
     CLASS_NAMES,
     EVENT_NAMES,
+    FIGHT,
     ITEM_NAMES,
     MAX_FOES,
     MAX_MEMBERS,
     MODE_NAMES,
     MONSTER_NAMES,
+    PLATE,
     READY,
     ROCK,
     SECRET,
+    WALL,
 )
+from .engine.vaults import hint_price, num_symbols, plate_size
 
 GLYPHS = "#.,++><"  # rock, hall, room, door, secret door (once found it is a door), stairs
 
@@ -47,7 +51,7 @@ def render_party(s, p, e: int) -> list[str]:
         if m < 0:
             continue
         state = "dead" if s.hp[e, m] <= 0 else f"HP {s.hp[e, m]}/{s.ceiling[e, m]}"
-        acting = "*" if s.mode[e] == 1 and s.actor[e] == pos else " "
+        acting = "*" if s.mode[e] == FIGHT and s.actor[e] == pos else " "
         weapon = ITEM_NAMES[s.item[e, m, READY]] or "bare hands"
         lines.append(
             f"{acting}{pos + 1}. {CLASS_NAMES[s.cls[e, m]]:<7} {state:<11} "
@@ -67,6 +71,31 @@ def render_fight(s, e: int) -> list[str]:
     return [f"FIGHT, round {s.fight_round[e]}: " + "  ".join(foes)]
 
 
+def render_lock(s, e: int) -> list[str]:
+    """The vault lock being worked: the wall's guesses, or the plate ('*' lit, 'o' pushed)."""
+    f = int(s.floor[e])
+    worker = CLASS_NAMES[s.cls[e, s.worker[e]]]
+    if s.mode[e] == WALL:
+        rings = [str(s.wall_set[e, f, i]) for i in range(s.wall_num_set[e, f])]
+        lines = [f"TUMBLER WALL ({num_symbols(f)} symbols a ring), worked by the {worker}: "
+                 f"rings set [{' '.join(rings)}]"]  # fmt: skip
+        for guess in s.wall_history[e, f]:
+            if guess[0] >= 0:
+                lines.append(f"  guess {guess[0]} {guess[1]} {guess[2]} -> {guess[3]} right")
+        return lines
+    n = plate_size(f)
+    lines = [f"LOCK PLATE {n}x{n}, worked by the {worker}; hint costs {hint_price(s, e)} gold"]
+    for r in range(n):
+        cells = []
+        for c in range(n):
+            mark = "*" if s.plate_lit[e, f, r, c] else "."
+            cells.append(mark + ("o" if s.plate_pushed[e, f, r, c] else " "))
+        lines.append("  " + " ".join(cells))
+    if s.plate_hint[e, f] >= 0:
+        lines.append(f"  hint: push cell {s.plate_hint[e, f]}")
+    return lines
+
+
 def render_text(s, p, e: int = 0) -> str:
     """The whole screen of slot e as text."""
     f = int(s.floor[e])
@@ -80,8 +109,10 @@ def render_text(s, p, e: int = 0) -> str:
     lines = [head]
     if f > 0:
         lines += render_floor(s, e)
-    if s.mode[e] == 1:
+    if s.mode[e] == FIGHT:
         lines += render_fight(s, e)
+    if s.mode[e] in (WALL, PLATE):
+        lines += render_lock(s, e)
     lines += render_party(s, p, e)
     events = [name for i, name in enumerate(EVENT_NAMES) if (s.events[e] >> i) & 1]
     if events:

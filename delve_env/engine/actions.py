@@ -1,6 +1,6 @@
 """The flat action space: one Discrete index per action in every mode, each with a name."""
 
-from .tables import MAX_FOES, MAX_MEMBERS, PACK_SLOTS
+from .tables import MAX_FOES, MAX_MEMBERS, MAX_PLATE, MAX_SYMBOLS, PACK_SLOTS
 
 DIRECTIONS = ("north", "east", "south", "west")
 
@@ -15,7 +15,12 @@ A_LUCK = A_ATTACK + MAX_FOES  # 6: attack foe k with a luck die
 A_RUN = A_LUCK + MAX_FOES
 A_GIVE = A_RUN + 1  # 5 x 8 x 5: member a gives pack slot s to member b
 A_EQUIP = A_GIVE + MAX_MEMBERS * PACK_SLOTS * MAX_MEMBERS  # 5 x 8: member a wears pack slot s
-NUM_ACTIONS = A_EQUIP + MAX_MEMBERS * PACK_SLOTS
+A_WORK = A_EQUIP + MAX_MEMBERS * PACK_SLOTS  # 5: member m works the vault's lock
+A_RING = A_WORK + MAX_MEMBERS  # 16: set the next wall ring to symbol k
+A_PUSH = A_RING + MAX_SYMBOLS  # 36: push plate cell i (row-major)
+A_HINT = A_PUSH + MAX_PLATE * MAX_PLATE
+A_LEAVE = A_HINT + 1  # stop working the lock
+NUM_ACTIONS = A_LEAVE + 1
 
 
 def give_action(a: int, slot: int, b: int) -> int:
@@ -35,7 +40,7 @@ def action_name(i: int) -> str:
     if i < A_WAIT:
         return f"move {DIRECTIONS[i - A_MOVE]}"
     fixed = {A_WAIT: "wait", A_SEARCH: "search", A_STAIRS: "take the stairs", A_LOOT: "loot room",
-             A_RUN: "run away"}  # fmt: skip
+             A_RUN: "run away", A_HINT: "buy a plate hint", A_LEAVE: "leave the lock"}  # fmt: skip
     if i in fixed:
         return fixed[i]
     if i < A_ATTACK:
@@ -49,8 +54,14 @@ def action_name(i: int) -> str:
         a, rest = divmod(i - A_GIVE, PACK_SLOTS * MAX_MEMBERS)
         slot, b = divmod(rest, MAX_MEMBERS)
         return f"member {a + 1} gives pack slot {slot + 1} to member {b + 1}"
-    m, slot = divmod(i - A_EQUIP, PACK_SLOTS)
-    return f"member {m + 1} wears pack slot {slot + 1}"
+    if i < A_WORK:
+        m, slot = divmod(i - A_EQUIP, PACK_SLOTS)
+        return f"member {m + 1} wears pack slot {slot + 1}"
+    if i < A_RING:
+        return f"member {i - A_WORK + 1} works the vault lock"
+    if i < A_PUSH:
+        return f"wall ring = {i - A_RING}"
+    return f"push plate cell {i - A_PUSH}"
 
 
 ACTION_NAMES = tuple(action_name(i) for i in range(NUM_ACTIONS))

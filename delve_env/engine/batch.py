@@ -55,17 +55,17 @@ class Engine:
         `seeds` draws each slot's next seed from its own RNG)."""
         o = self.obs
         reset_batch(self._compiled, self.params, self.party, seeds, which, self.masks, o["map"],
-                    o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip
+                    o["party"], o["status"], o["fight"], o["puzzle"], o["pack"])  # fmt: skip
 
     def step(self, actions: np.ndarray, needs_reset: np.ndarray) -> None:
         """Step every slot with its action; slots flagged in `needs_reset` start a new run."""
         o = self.obs
         step_batch(self._compiled, self.params, self.party, actions, needs_reset, self.masks,
                    self.rewards, self.terminated, self.truncated, self.invalid, o["map"],
-                   o["party"], o["status"], o["fight"], o["pack"])  # fmt: skip
+                   o["party"], o["status"], o["fight"], o["puzzle"], o["pack"])  # fmt: skip
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute observations and masks of the flagged slots from their state."""
         o = self.obs
         refresh_batch(self._compiled, self.params, which, self.masks, o["map"], o["party"],
-                      o["status"], o["fight"], o["pack"])  # fmt: skip
+                      o["status"], o["fight"], o["puzzle"], o["pack"])  # fmt: skip

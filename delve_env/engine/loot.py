@@ -63,7 +63,9 @@ def is_book_here(s, e, f, r):
 
 @njit(cache=True)
 def has_loot(s, e, f, r):
-    """Anything left in room r of floor f for LOOT to take."""
+    """Anything left in room r of floor f for LOOT to take (a locked vault keeps its own)."""
+    if s.vault_room[e, f] == r and s.vault_lock[e, f] != 0 and not s.vault_open[e, f]:
+        return False
     if s.room_gold[e, f, r] > 0 or s.room_map[e, f, r] or is_book_here(s, e, f, r):
         return True
     for i in range(ROOM_ITEMS):

@@ -7,17 +7,23 @@ from .actions import (
     A_ATTACK,
     A_EQUIP,
     A_GIVE,
+    A_HINT,
+    A_LEAVE,
     A_LOOT,
     A_LUCK,
     A_MOVE,
+    A_PUSH,
+    A_RING,
     A_RUN,
     A_SEARCH,
     A_STAIRS,
     A_SWAP,
     A_WAIT,
+    A_WORK,
 )
 from .loot import has_loot
 from .moving import can_step, is_stair_open
+from .params import P_TASK, TASK_VAULT
 from .party import free_pack_slot, wear_slot
 from .tables import (
     EXPLORE,
@@ -26,9 +32,12 @@ from .tables import (
     MAX_MEMBERS,
     NUM_EQUIP,
     PACK_SLOTS,
+    PLATE,
     STAIR_DOWN,
     STAIR_UP,
+    WALL,
 )
+from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
 @njit(cache=True)
@@ -43,6 +52,9 @@ def mask_explore(s, e, mask):
         r = s.room_of[e, f, s.y[e], s.x[e]]
         mask[A_STAIRS] = (tile == STAIR_DOWN or tile == STAIR_UP) and is_stair_open(s, e)
         mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
+        if r >= 0 and is_locked_vault(s, e, f, r):  # VAULT-1: any standing member may work it
+            for m in range(MAX_MEMBERS):
+                mask[A_WORK + m] = s.in_party[e, m] and s.hp[e, m] > 0
     else:
         mask[A_STAIRS] = True
     for pos in range(MAX_MEMBERS - 1):
@@ -82,7 +94,23 @@ def mask_fight(s, e, mask):
 
 
 @njit(cache=True)
-def legal_mask(s, e, mask):
+def mask_lock(s, p, e, mask):
+    """WALL-1: any symbol for the next ring. PLATE-1: any cell; a hint when none is shown and
+    it can be paid. Leaving is always allowed, except in the vault sub-task."""
+    f = s.floor[e]
+    if s.mode[e] == WALL:
+        for k in range(num_symbols(f)):
+            mask[A_RING + k] = True
+    else:
+        n = plate_size(f)
+        for i in range(n * n):
+            mask[A_PUSH + i] = True
+        mask[A_HINT] = s.plate_hint[e, f] < 0 and s.gold[e] >= hint_price(s, e)
+    mask[A_LEAVE] = p[P_TASK] != TASK_VAULT
+
+
+@njit(cache=True)
+def legal_mask(s, p, e, mask):
     """Write env e's legal actions into the bool row `mask`.
 
     Once the run is over only 'wait' stays unmasked, so a mask is never empty (maskable
@@ -96,3 +124,5 @@ def legal_mask(s, e, mask):
         mask_explore(s, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, e, mask)
+    elif s.mode[e] == WALL or s.mode[e] == PLATE:
+        mask_lock(s, p, e, mask)

@@ -23,7 +23,9 @@ from .tables import (
     MAX_DEPTH,
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_PLATE,
     MAX_ROOMS,
+    MAX_SYMBOLS,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
     MF_RANGED,
@@ -43,7 +45,11 @@ from .tables import (
     STAIR_DOWN,
     STAIR_UP,
     VIEW,
+    WALL_HISTORY,
+    WALL_LOCK,
+    WALL_RINGS,
 )
+from .vaults import hint_price, num_symbols, plate_size
 
 CROP = VIEW  # the egocentric window is CROP x CROP, the party in the middle
 # map codes: 0 fog, 1 + tile for seen tiles (a secret door shows as rock), then these
@@ -54,7 +60,9 @@ STATUS_SIZE = 32
 PARTY_FEATURES = 21
 FOE_FEATURES = 8
 FIGHT_SIZE = MAX_FOES * FOE_FEATURES + 4
-PUZZLE_SIZE = 3 + 8 * 4 + 2 * 36 + 2  # wall rings, guesses with answers, plate lit/pushed, hints
+# wall rings set, guesses with answers, plate lit and pushed, then symbols, plate size, hint
+# price and the cell a hint shows
+PUZZLE_SIZE = WALL_RINGS + WALL_HISTORY * (WALL_RINGS + 1) + 2 * MAX_PLATE * MAX_PLATE + 4
 PACK_FEATURES = 4
 
 
@@ -222,8 +230,42 @@ def observe_pack(s, e, out):
 
 
 @njit(cache=True)
-def observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack):
+def observe_puzzle(s, e, out):
+    """The vault lock of the room the party stands in (WALL-1, PLATE-1), else zeros."""
+    out[:] = 0
+    f = s.floor[e]
+    if f == 0 or s.vault_lock[e, f] == 0 or s.room_of[e, f, s.y[e], s.x[e]] != s.vault_room[e, f]:
+        return
+    i = 0
+    for ring in range(WALL_RINGS):
+        if ring < s.wall_num_set[e, f]:
+            out[i] = (s.wall_set[e, f, ring] + 1) / MAX_SYMBOLS
+        i += 1
+    for h in range(WALL_HISTORY):
+        guess = s.wall_history[e, f, h]
+        for ring in range(WALL_RINGS):
+            out[i] = (guess[ring] + 1) / MAX_SYMBOLS if guess[ring] >= 0 else 0.0
+            i += 1
+        out[i] = (guess[WALL_RINGS] + 1) / (WALL_RINGS + 1) if guess[0] >= 0 else 0.0
+        i += 1
+    for r in range(MAX_PLATE):
+        for c in range(MAX_PLATE):
+            out[i] = 1.0 if s.plate_lit[e, f, r, c] else 0.0
+            out[i + MAX_PLATE * MAX_PLATE] = 1.0 if s.plate_pushed[e, f, r, c] else 0.0
+            i += 1
+    i += MAX_PLATE * MAX_PLATE
+    if s.vault_lock[e, f] == WALL_LOCK:
+        out[i] = num_symbols(f) / MAX_SYMBOLS
+    else:
+        out[i + 1] = plate_size(f) / MAX_PLATE
+        out[i + 2] = squash(hint_price(s, e), 100.0)
+        out[i + 3] = (s.plate_hint[e, f] + 1) / (MAX_PLATE * MAX_PLATE)
+
+
+@njit(cache=True)
+def observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack):
     """Write env e's observation into row e of each output buffer."""
+    observe_puzzle(s, e, obs_puzzle[e])
     observe_map(s, e, obs_map[e])
     observe_party(s, p, e, obs_party[e])
     observe_status(s, p, e, obs_status[e])

@@ -36,8 +36,14 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_WALL_WOUND,  # WALL-1 wall wound factor
     P_REWARD_SHAPED,  # 1 for shaped rewards, 0 for sparse
     P_MAX_STEPS,  # step cap before truncation (RUN-5)
+    P_VAULT_CHANCE,  # VAULT-1 chance a floor has a vault
+    P_TASK,  # TASK_GAME, or a sub-task: TASK_VAULT
+    P_TASK_FLOOR,  # the sub-task's floor
+    P_TASK_LOCK,  # the vault sub-task's lock: 1 wall, 2 plate
     NUM_PARAMS,
-) = range(27)
+) = range(31)
+
+TASK_GAME, TASK_VAULT = 0, 1
 
 DIFFICULTIES = ("easy", "normal", "hard")
 
@@ -93,6 +99,8 @@ COMMON = {
     P_EXTRA_HALLS: 0.3,
     P_REWARD_SHAPED: 0,
     P_MAX_STEPS: 20000,
+    P_VAULT_CHANCE: 0.5,
+    P_TASK: TASK_GAME,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

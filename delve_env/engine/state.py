@@ -12,12 +12,15 @@ import numpy as np
 from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_PLATE,
     MAX_ROOMS,
     NUM_ITEM_SLOTS,
     NUM_SPELLS,
     ROOM_ITEMS,
     ROOM_PAGES,
     VIEW,
+    WALL_HISTORY,
+    WALL_RINGS,
 )
 
 FIELDS = {
@@ -76,6 +79,19 @@ FIELDS = {
     "room_map": (("F", MAX_ROOMS), np.bool_),  # the floor map lies here (MAP-5)
     "band_kind": (("F", MAX_ROOMS, MAX_FOES), np.int8),  # guarding band, -1 none
     "band_hp": (("F", MAX_ROOMS, MAX_FOES), np.int16),
+    "vault_room": (("F",), np.int8),  # the floor's vault room, -1 none (VAULT-1)
+    "vault_lock": (("F",), np.int8),  # NO_LOCK, WALL_LOCK or PLATE_LOCK
+    "vault_open": (("F",), np.bool_),
+    "wall_combo": (("F", WALL_RINGS), np.int8),  # the combination (WALL-1)
+    "wall_set": (("F", WALL_RINGS), np.int8),  # rings of the guess being entered
+    "wall_num_set": (("F",), np.int8),  # how many rings of it are set
+    "wall_history": (("F", WALL_HISTORY, WALL_RINGS + 1), np.int8),  # latest first: rings, answer
+    "wall_guesses": (("F",), np.int16),
+    "plate_lit": (("F", MAX_PLATE, MAX_PLATE), np.bool_),  # PLATE-1
+    "plate_pushed": (("F", MAX_PLATE, MAX_PLATE), np.bool_),  # pushed an odd number of times
+    "plate_key": (("F", MAX_PLATE, MAX_PLATE), np.bool_),  # the pushes that made the plate
+    "plate_hints": (("F",), np.int8),  # hints bought
+    "plate_hint": (("F",), np.int8),  # the cell a hint shows, -1 none
     "stair_down": (("F", 2), np.int16),  # x, y
     "stair_up": (("F", 2), np.int16),
     # --- the fight in progress ---
@@ -85,6 +101,7 @@ FIELDS = {
     "fight_room": ((), np.int8),  # room the band guards, -1 for a wandering band
     "actor": ((), np.int8),  # marching position whose turn it is (ROUND-1)
     "fight_round": ((), np.int16),
+    "worker": ((), np.int8),  # the member working a vault lock
     # --- per-step output and episode statistics ---
     "events": ((), np.int32),  # EV_* bits raised by the last step
     "achieved": ((), np.int32),  # EV_* bits raised at least once this episode
@@ -96,6 +113,9 @@ FIELDS = {
     "stat_deepest": ((), np.int8),
     "stat_flights": ((), np.int16),
     "stat_gold": ((), np.int32),  # gold picked up
+    "stat_vaults": ((), np.int16),  # vaults opened
+    "stat_vault_wounds": ((), np.int16),  # HP lost working locks
+    "stat_hint_gold": ((), np.int32),  # gold paid for plate hints
 }
 
 State = namedtuple("State", list(FIELDS))

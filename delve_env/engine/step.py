@@ -10,14 +10,18 @@ from .actions import (
     A_ATTACK,
     A_EQUIP,
     A_GIVE,
+    A_HINT,
     A_LOOT,
     A_LUCK,
     A_MOVE,
+    A_PUSH,
+    A_RING,
     A_RUN,
     A_SEARCH,
     A_STAIRS,
     A_SWAP,
     A_WAIT,
+    A_WORK,
 )
 from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
@@ -26,17 +30,27 @@ from .loot import loot_room, stock_floor
 from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
 from .observe import observe
-from .params import P_MAX_STEPS, P_PURSE_FACTOR, P_START_RATIONS
+from .params import (
+    P_MAX_STEPS,
+    P_PURSE_FACTOR,
+    P_START_RATIONS,
+    P_TASK,
+    P_TASK_FLOOR,
+    P_TASK_LOCK,
+    TASK_VAULT,
+)
 from .party import add_member, equip_item, give_item, swap_positions
 from .quest import update_quest
 from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
 from .struct import clear_slot
-from .tables import FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
+from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
+from .vaults import buy_hint, place_vault, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
+TASK_GOLD_PER_FLOOR = 100  # the vault sub-task's purse: two hints' worth
 
 
 @njit(cache=True)
@@ -59,12 +73,28 @@ def reset_slot(s, p, e, seed, party):
     s.king_room[e] = randint(g, 0, s.num_rooms[e, depth])
     for f in range(1, depth + 1):
         stock_floor(s, p, e, f, g)
+        stock_vault(s, p, e, f, g)
     for m in range(len(party)):
         add_member(s, e, m, party[m], s.rng)
     s.gold[e] = START_PURSE * int(p[P_PURSE_FACTOR]) * len(party)
     s.rations[e] = int(p[P_START_RATIONS])
     arrive(s, e, 0, 0, 0)
+    if p[P_TASK] == TASK_VAULT:
+        setup_vault_task(s, p, e, g)
     s.events[e] = 0
+
+
+@njit(cache=True)
+def setup_vault_task(s, p, e, g):
+    """Delve-Vault-v0: the party stands in a cleared vault room of the task's floor, gold in
+    hand for hints, its first member at the lock; the run ends when it opens or they fall."""
+    f = int(p[P_TASK_FLOOR])
+    r = randint(g, 0, s.num_rooms[e, f])
+    place_vault(s, e, f, r, int(p[P_TASK_LOCK]), g)
+    s.band_kind[e, f, r, :] = -1
+    s.gold[e] = TASK_GOLD_PER_FLOOR * f
+    arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
+    start_work(s, e, s.order[e, 0])
 
 
 @njit(cache=True)
@@ -102,9 +132,19 @@ def act(s, p, e, a, rng):
         give_item(s, e, giver, NUM_EQUIP + slot, taker)
         if s.mode[e] == FIGHT:
             end_turn(s, p, e, rng)
-    else:
+    elif a < A_WORK:
         m, slot = divmod(a - A_EQUIP, PACK_SLOTS)
         equip_item(s, e, m, NUM_EQUIP + slot)
+    elif a < A_RING:
+        start_work(s, e, a - A_WORK)
+    elif a < A_PUSH:
+        set_ring(s, p, e, a - A_RING, rng)
+    elif a < A_HINT:
+        push_plate(s, e, a - A_PUSH, rng)
+    elif a == A_HINT:
+        buy_hint(s, e)
+    else:
+        s.mode[e] = EXPLORE  # leave the lock; what was learned stays
 
 
 @njit(cache=True)
@@ -114,7 +154,7 @@ def step_slot(s, p, e, a, mask, rng):
     invalid = not mask[a]
     if not invalid:
         act(s, p, e, a, rng)
-        update_quest(s, e)
+        update_quest(s, p, e)
     s.achieved[e] |= s.events[e]
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
@@ -124,7 +164,7 @@ def step_slot(s, p, e, a, mask, rng):
 
 @njit(cache=True)
 def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated,
-               invalid, obs_map, obs_party, obs_status, obs_fight, obs_pack):  # fmt: skip
+               invalid, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack):  # fmt: skip
     """Step every env; an env flagged in `needs_reset` starts a new run instead (its next seed
     drawn from its own RNG, so a slot's games never depend on the others)."""
     for e in range(len(actions)):
@@ -134,8 +174,8 @@ def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, tr
         else:
             r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
             rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
-        observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
-        legal_mask(s, e, masks[e])
+        observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
+        legal_mask(s, p, e, masks[e])
 
 
 @njit(cache=True)
@@ -146,7 +186,7 @@ def next_run(s, p, e, party):
 
 @njit(cache=True)
 def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status, obs_fight,
-                obs_pack):  # fmt: skip
+                obs_puzzle, obs_pack):  # fmt: skip
     """Reset the envs flagged in `which` with their seeds, and refresh their outputs.
 
     An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
@@ -157,14 +197,16 @@ def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status
                 next_run(s, p, e, party)
             else:
                 reset_slot(s, p, e, seeds[e], party)
-            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
-            legal_mask(s, e, masks[e])
+            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
+            legal_mask(s, p, e, masks[e])
 
 
 @njit(cache=True)
-def refresh_batch(s, p, which, masks, obs_map, obs_party, obs_status, obs_fight, obs_pack):
+def refresh_batch(
+    s, p, which, masks, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack
+):
     """Recompute the observation and mask of the envs flagged in `which` (after a state load)."""
     for e in range(len(which)):
         if which[e]:
-            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_pack)
-            legal_mask(s, e, masks[e])
+            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
+            legal_mask(s, p, e, masks[e])

@@ -89,6 +89,19 @@ def _struct_of(nt):
     s.room_map = nt.room_map
     s.band_kind = nt.band_kind
     s.band_hp = nt.band_hp
+    s.vault_room = nt.vault_room
+    s.vault_lock = nt.vault_lock
+    s.vault_open = nt.vault_open
+    s.wall_combo = nt.wall_combo
+    s.wall_set = nt.wall_set
+    s.wall_num_set = nt.wall_num_set
+    s.wall_history = nt.wall_history
+    s.wall_guesses = nt.wall_guesses
+    s.plate_lit = nt.plate_lit
+    s.plate_pushed = nt.plate_pushed
+    s.plate_key = nt.plate_key
+    s.plate_hints = nt.plate_hints
+    s.plate_hint = nt.plate_hint
     s.stair_down = nt.stair_down
     s.stair_up = nt.stair_up
     s.foe_kind = nt.foe_kind
@@ -97,6 +110,7 @@ def _struct_of(nt):
     s.fight_room = nt.fight_room
     s.actor = nt.actor
     s.fight_round = nt.fight_round
+    s.worker = nt.worker
     s.events = nt.events
     s.achieved = nt.achieved
     s.reward = nt.reward
@@ -107,6 +121,9 @@ def _struct_of(nt):
     s.stat_deepest = nt.stat_deepest
     s.stat_flights = nt.stat_flights
     s.stat_gold = nt.stat_gold
+    s.stat_vaults = nt.stat_vaults
+    s.stat_vault_wounds = nt.stat_vault_wounds
+    s.stat_hint_gold = nt.stat_hint_gold
     return s
 
 
@@ -173,6 +190,19 @@ def clear_slot(s, e):
     s.room_map[e] = 0
     s.band_kind[e] = 0
     s.band_hp[e] = 0
+    s.vault_room[e] = 0
+    s.vault_lock[e] = 0
+    s.vault_open[e] = 0
+    s.wall_combo[e] = 0
+    s.wall_set[e] = 0
+    s.wall_num_set[e] = 0
+    s.wall_history[e] = 0
+    s.wall_guesses[e] = 0
+    s.plate_lit[e] = 0
+    s.plate_pushed[e] = 0
+    s.plate_key[e] = 0
+    s.plate_hints[e] = 0
+    s.plate_hint[e] = 0
     s.stair_down[e] = 0
     s.stair_up[e] = 0
     s.foe_kind[e] = 0
@@ -181,6 +211,7 @@ def clear_slot(s, e):
     s.fight_room[e] = 0
     s.actor[e] = 0
     s.fight_round[e] = 0
+    s.worker[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0
     s.reward[e] = 0
@@ -191,3 +222,6 @@ def clear_slot(s, e):
     s.stat_deepest[e] = 0
     s.stat_flights[e] = 0
     s.stat_gold[e] = 0
+    s.stat_vaults[e] = 0
+    s.stat_vault_wounds[e] = 0
+    s.stat_hint_gold[e] = 0

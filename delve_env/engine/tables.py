@@ -19,6 +19,11 @@ MAX_ROOMS = 8  # one room per 12 x 12 cell of a 48 x 24 floor
 ROOM_ITEMS = 3
 ROOM_PAGES = 2
 MAX_DEPTH = 12
+WALL_RINGS = 3  # WALL-1
+MAX_SYMBOLS = 4 + MAX_DEPTH  # S = 4 + floor symbols a ring
+WALL_HISTORY = 8  # guesses the observation remembers
+MAX_PLATE = 3 + (MAX_DEPTH - 1) // 3  # PLATE-1: n = 3 + (floor - 1) // 3
+NO_LOCK, WALL_LOCK, PLATE_LOCK = 0, 1, 2
 NUM_SPELLS = 12
 CELL = 12  # floors are cut into CELL x CELL cells, one room each
 VIEW = 15  # the observation's map crop and coarse floor view are VIEW x VIEW
@@ -182,6 +187,10 @@ ROOM_ITEM_TABLE = np.array(
     dtype=np.int16,
 )  # fmt: skip
 
+# Vault loot is drawn from the next tier's room table (VAULT-1).
+VAULT_ITEMS = 2
+VAULT_GOLD_FACTOR = 3
+
 # --- Monsters (MON-1) -------------------------------------------------------------------------
 MF_METAL_EATER, MF_ARMOR_EATER, MF_DRAINER, MF_XP_DRAINER = 1, 2, 4, 8
 MF_FOOD_THIEF, MF_UNDEAD, MF_RANGED = 16, 32, 64
@@ -275,6 +284,8 @@ EVENT_NAMES = (
     "hunger",
     "loot",
     "hunting",
+    "vault opened",
+    "vault wound",
 )
 (
     EV_NEW_ROOM,
@@ -296,5 +307,7 @@ EVENT_NAMES = (
     EV_HUNGER,
     EV_LOOT,
     EV_HUNTING,
+    EV_VAULT_OPEN,
+    EV_VAULT_WOUND,
 ) = (1 << i for i in range(len(EVENT_NAMES)))
 NUM_EVENTS = len(EVENT_NAMES)
