@@ -1,0 +1,34 @@
+"""The compiled view of the state must carry every field of `State` (engine/struct.py)."""
+
+import inspect
+import re
+
+import numpy as np
+
+from delve_env.engine import struct
+from delve_env.engine.state import FIELDS, allocate
+
+
+def test_struct_lists_every_state_field_once():
+    source = inspect.getsource(struct)
+    assert re.findall(r"s\.(\w+) = nt\.\1", source) == list(FIELDS)
+    assert re.findall(r"s\.(\w+)\[e\] = 0", source) == list(FIELDS)
+
+
+def test_compiled_view_shares_the_arrays():
+    state = allocate(2, depth=2, height=24, width=48)
+    view = struct.compiled_view(state)
+    struct.clear_slot(view, 0)  # compiled code writes through the view...
+    state.hp[1, 0] = 7
+    struct.clear_slot(view, 0)
+    assert state.hp[1, 0] == 7  # ...into the very arrays Python reads
+
+
+def test_clear_slot_zeroes_every_field_of_one_env_only():
+    state = allocate(2, depth=2, height=24, width=48)
+    for a in state:
+        a[...] = 1
+    struct.clear_slot(struct.compiled_view(state), 1)
+    for name, a in zip(FIELDS, state):
+        assert not np.any(a[1]), name
+        assert np.all(a[0] == 1), name
