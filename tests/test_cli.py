@@ -1,0 +1,148 @@
+"""Tests for the `delve` command line: watch, play (piped input), bench --json, train/eval."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from delve_env import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(args, capsys, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = cli.main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_help_lists_subcommands(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("play", "watch", "bench", "train", "eval"):
+        assert command in out
+
+
+def test_no_command_prints_help(capsys):
+    code, out, _ = run_cli([], capsys)
+    assert code == 2
+    assert "watch" in out
+
+
+def test_watch_random_prints_frames_and_stats(capsys):
+    code, out, _ = run_cli(["watch", "--steps", "30", "--agent", "random", "--seed", "1"], capsys)
+    assert code == 0
+    assert "=== random agent, seed 1, step 0 ===" in out
+    assert out.count("Delve - ") >= 2  # the first frame and at least one more
+    assert "hero" in out  # the party block of a frame
+    assert "Episode stats:" in out
+    for key in ("won", "deepest_floor", "rooms_explored", "kills", "achievements"):
+        assert key in out
+
+
+def test_watch_is_deterministic(capsys):
+    args = ["watch", "--steps", "20", "--agent", "random", "--seed", "3"]
+    _, first, _ = run_cli(args, capsys)
+    _, second, _ = run_cli(args, capsys)
+    assert first == second
+
+
+def test_watch_scripted_or_fallback(capsys):
+    """The scripted agent when it imports, the random-legal agent (with a note) otherwise."""
+    code, out, err = run_cli(["watch", "--steps", "5", "--seed", "2", "--depth", "2"], capsys)
+    assert code == 0
+    assert "agent, seed 2, step 0" in out
+    assert "scripted agent, seed 2" in out or "unavailable" in err
+    assert "Episode stats:" in out
+
+
+def test_watch_bad_config_exits_2(capsys):
+    code, _, err = run_cli(["watch", "--depth", "99", "--agent", "random"], capsys)
+    assert code == 2
+    assert "depth" in err
+
+
+def test_play_piped_stairs_then_quit(capsys, monkeypatch):
+    code, out, _ = run_cli(["play", "--seed", "0"], capsys, "6\nq\n", monkeypatch)
+    assert code == 0
+    assert "Legal actions:" in out
+    assert "6 [t] take the stairs" in out
+    assert "> take the stairs" in out
+    assert "floor 1 of" in out  # the frame after going down
+    assert "Quit after 1 steps" in out
+
+
+def test_play_keys_reports_and_refusals(capsys, monkeypatch):
+    code, out, _ = run_cli(["play"], capsys, "w\nt\nm\nu\n999\nxyz\n", monkeypatch)
+    assert code == 0
+    assert "not legal now" in out  # 'w' in the courtyard, and 999
+    assert "MEMBER STATUS" in out and "QUEST STATUS" in out
+    assert "Unknown input 'xyz'" in out
+    assert "(end of input)" in out  # no q: the end of the pipe quits
+
+
+def test_bench_json(capsys):
+    code, out, _ = run_cli(["bench", "--json", "--seconds", "0.2", "--sizes", "1,4"], capsys)
+    assert code == 0
+    result = json.loads(out)  # the whole stdout is one JSON object
+    assert set(result) == {"single", "vector", "compile_s"}
+    assert set(result["vector"]) == {"1", "4"}
+    assert result["single"] > 0 and all(v > 0 for v in result["vector"].values())
+    assert result["compile_s"] >= 0
+
+
+def test_bench_sampler_picks_legal_actions():
+    import numpy as np
+
+    from delve_env.bench import sample_legal
+
+    rng = np.random.default_rng(0)
+    masks = rng.random((200, 30)) < 0.2
+    masks[0] = False  # a row with nothing legal gets 0
+    out = np.full(200, -1, dtype=np.int64)
+    sample_legal(masks, rng.random(200), out)
+    assert out[0] == 0
+    assert all(masks[i, out[i]] for i in range(1, 200) if masks[i].any())
+    one = np.zeros((1, 30), dtype=bool)
+    one[0, [3, 7, 20]] = True
+    picks = set()
+    for u in (0.0, 0.34, 0.67, 0.999999):
+        sample_legal(one, np.array([u]), out[:1])
+        picks.add(int(out[0]))
+    assert picks == {3, 7, 20}
+
+
+def test_training_missing_script_exits_2(capsys, monkeypatch):
+    monkeypatch.setitem(cli.TRAINING_SCRIPTS, "train", "no_such_script")
+    code, _, err = run_cli(["train", "--timesteps", "10"], capsys)
+    assert code == 2
+    assert "not found" in err
+
+
+def test_python_m_delve_env_help():
+    done = subprocess.run(
+        [sys.executable, "-m", "delve_env", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0
+    assert "bench" in done.stdout
+
+
+def test_throughput_script_json():
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--json", "--seconds",
+         "0.1", "--sizes", "2"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert set(result) == {"single", "vector", "compile_s"}
+    assert set(result["vector"]) == {"2"}
