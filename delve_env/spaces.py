@@ -51,7 +51,7 @@ def snapshot(s: State, e: int) -> dict:
     """A compact, picklable copy of slot e's whole state."""
     return {
         "version": SNAPSHOT_VERSION,
-        "arrays": {name: a[e].copy() for name, a in zip(FIELDS, s)},
+        "arrays": {name: np.array(a[e]) for name, a in zip(FIELDS, s)},
     }
 
 

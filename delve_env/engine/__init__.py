@@ -1,0 +1,23 @@
+"""The Delve engine: batch-first numpy state and numba-compiled mechanics, one module each.
+
+Numba's on-disk cache notices a change to a function's own file, but not to the functions it
+calls from other files. The cache therefore lives in a folder named after a hash of every
+engine source, so any edit starts a fresh cache instead of running stale machine code.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+from numba import config
+
+
+def _source_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+if not os.environ.get("NUMBA_CACHE_DIR"):
+    config.CACHE_DIR = str(Path(__file__).parent / "__pycache__" / f"numba-{_source_hash()}")

@@ -195,8 +195,9 @@ def random_tile(tiles, kind, g, e):
 
 
 @njit(cache=True)
-def place_stairs(tiles, stair_up, stair_down, g):
-    """Stair up on a hall tile that reaches the most floor, stair down far from it."""
+def place_stairs(tiles, stair_up, stair_down, has_down, g):
+    """Stair up on a hall tile that reaches the most floor, stair down far from it (none on the
+    deepest floor, RUN-1)."""
     H, W = tiles.shape
     dist = np.empty((H, W), dtype=np.int64)
     best, bx, by = -1, 0, 0
@@ -229,7 +230,8 @@ def place_stairs(tiles, stair_up, stair_down, g):
                     if k == 0:
                         dx, dy = x, y
                     k -= 1
-    tiles[dy, dx] = STAIR_DOWN
+    if has_down:
+        tiles[dy, dx] = STAIR_DOWN
     stair_up[0], stair_up[1] = bx, by
     stair_down[0], stair_down[1] = dx, dy
 
@@ -243,4 +245,5 @@ def generate_floor(s, p, e, f, g):
     ncx, ncy = tiles.shape[1] // CELL, tiles.shape[0] // CELL
     s.num_rooms[e, f] = carve_rooms(tiles, room_of, rect, ncx, ncy, g)
     carve_halls(tiles, rect, ncx, ncy, p, g)
-    place_stairs(tiles, s.stair_up[e, f], s.stair_down[e, f], g)
+    is_deepest = f == s.floor_visited.shape[1] - 1
+    place_stairs(tiles, s.stair_up[e, f], s.stair_down[e, f], not is_deepest, g)

@@ -24,7 +24,6 @@ from .tables import (
 )
 
 BOOK_XP = 100  # XP-2
-EXTRA_GUARDS = 1  # the book's and the king's rooms are guarded a little harder
 
 
 @njit(cache=True)
@@ -37,13 +36,8 @@ def stock_floor(s, p, e, f, g):
         s.room_pages[e, f, r, :] = -1
         if chance(g, 0, 0.3):
             s.room_items[e, f, r, 0] = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, 8)]
-        guarded = chance(g, 0, p[P_GUARD_CHANCE])
-        is_quest_room = (f == s.book_floor[e] and r == s.book_room[e]) or (
-            f == s.floor_visited.shape[1] - 1 and r == s.king_room[e]
-        )
-        if guarded or is_quest_room:
-            roll_band(p, f, EXTRA_GUARDS if is_quest_room else 0, g, 0, s.band_kind[e, f, r],
-                      s.band_hp[e, f, r])  # fmt: skip
+        if chance(g, 0, p[P_GUARD_CHANCE]):  # RUN-2: the book's and king's rooms too
+            roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])
         else:
             s.band_kind[e, f, r, :] = -1
             s.band_hp[e, f, r, :] = 0
@@ -79,8 +73,10 @@ def has_loot(s, e, f, r):
 
 @njit(cache=True)
 def read_map(s, e, f):
-    """MAP-5..6: hold floor f's map and see its layout (not secret doors, not contents)."""
+    """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
+    and know its rooms."""
     s.maps_held[e] |= 1 << f
+    s.room_known[e, f, : s.num_rooms[e, f]] = True
     tiles = s.tiles[e, f]
     for y in range(tiles.shape[0]):
         for x in range(tiles.shape[1]):

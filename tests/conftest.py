@@ -1,0 +1,210 @@
+"""Shared fixtures for the rule tests: a reset env and a `Scene` helper that sets up game
+situations by writing the engine's state arrays (env 0 of a batch of one)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from delve_env import DelveEnv
+from delve_env.engine.actions import action_name
+from delve_env.engine.floors import DX, DY, is_junction
+from delve_env.engine.monsters import monster_hearts
+from delve_env.engine.params import (
+    P_HALL_WANDER,
+    P_HALL_WANDER_HUNT,
+    P_JUNCTION_WANDER,
+    P_JUNCTION_WANDER_HUNT,
+)
+from delve_env.engine.party import first_standing_position
+from delve_env.engine.tables import DOOR, EXPLORE, FIGHT, HALL, ROOM, SECRET
+
+ONE = np.ones(1, dtype=np.bool_)
+
+
+class Scene:
+    """A reset `DelveEnv` (batch of one) with helpers to set a scene and act on it."""
+
+    def __init__(self, env: DelveEnv):
+        self.env = env
+
+    @property
+    def s(self):
+        return self.env.state
+
+    @property
+    def p(self) -> np.ndarray:
+        """The env's own parameter vector (the one `step` uses; safe to change per test)."""
+        return self.env.engine.params
+
+    @property
+    def depth(self) -> int:
+        return self.s.tiles.shape[1] - 1
+
+    # --- state bookkeeping ---------------------------------------------------------------
+    def refresh(self) -> np.ndarray:
+        """Recompute observation and mask after writing state; returns the mask."""
+        self.env.engine.refresh(ONE)
+        return self.env.engine.masks[0]
+
+    def legal(self, a: int) -> bool:
+        return bool(self.refresh()[a])
+
+    def act(self, a: int):
+        """Refresh, check the action is legal, then step it through the Gymnasium layer."""
+        assert self.legal(a), f"action {action_name(a)} is masked"
+        return self.env.step(a)
+
+    def obs(self) -> dict:
+        self.refresh()
+        return {k: v[0].copy() for k, v in self.env.engine.obs.items()}
+
+    def save(self) -> dict:
+        """A copy of every state field of env 0."""
+        return {name: np.array(a[0], copy=True) for name, a in zip(self.s._fields, self.s)}
+
+    def load(self, snap: dict) -> None:
+        for name, a in zip(self.s._fields, self.s):
+            a[0] = snap[name]
+
+    def calm(self) -> None:
+        """No wandering bands (so walking tests are not interrupted by chance)."""
+        for i in (P_HALL_WANDER, P_HALL_WANDER_HUNT, P_JUNCTION_WANDER, P_JUNCTION_WANDER_HUNT):
+            self.p[i] = 0.0
+
+    # --- placing the party ---------------------------------------------------------------
+    def put(self, f: int, x: int, y: int) -> None:
+        """Stand the party on tile (x, y) of floor f, exploring."""
+        s = self.s
+        s.floor[0], s.x[0], s.y[0] = f, x, y
+        s.floor_visited[0, f] = True
+        s.mode[0] = EXPLORE
+
+    def tiles(self, f: int) -> np.ndarray:
+        return self.s.tiles[0, f]
+
+    def door_of(self, f: int, r: int, secret_ok: bool = True):
+        """A door of room r: (door, inside, outside) tiles as (x, y); a secret door found
+        there is turned into a plain door."""
+        t = self.tiles(f)
+        x0, y0, x1, y1 = (int(v) for v in self.s.room_rect[0, f, r])
+        kinds = (DOOR, SECRET) if secret_ok else (DOOR,)
+        for y in range(y0 - 1, y1 + 2):
+            for x in range(x0 - 1, x1 + 2):
+                if t[y, x] not in kinds:
+                    continue
+                for d in range(4):
+                    ix, iy = x + DX[d], y + DY[d]
+                    if t[iy, ix] == ROOM and self.s.room_of[0, f, iy, ix] == r:
+                        t[y, x] = DOOR
+                        return (x, y), (int(ix), int(iy)), (int(x - DX[d]), int(y - DY[d]))
+        raise AssertionError(f"room {r} of floor {f} has no door")
+
+    def enter_room(self, f: int, r: int):
+        """Stand on a door of room r and step in through it (a legal move action)."""
+        (dx, dy), (ix, iy), _ = self.door_of(f, r)
+        self.put(f, dx, dy)
+        d = direction(ix - dx, iy - dy)
+        return self.act(d)
+
+    def stand_in_room(self, f: int, r: int) -> tuple[int, int]:
+        x0, y0 = (int(v) for v in self.s.room_rect[0, f, r, :2])
+        self.put(f, x0, y0)
+        return x0, y0
+
+    def clear_band(self, f: int, r: int) -> None:
+        self.s.band_kind[0, f, r] = -1
+        self.s.band_hp[0, f, r] = 0
+
+    def hall_tile(self, f: int, junction: bool) -> tuple[int, int]:
+        """A plain HALL tile of floor f that is (or is not) a junction."""
+        t = self.tiles(f)
+        for y, x in zip(*np.nonzero(t == HALL)):
+            if bool(is_junction(t, x, y)) == junction:
+                return int(x), int(y)
+        raise AssertionError("no such hall tile")
+
+    @staticmethod
+    def direction(dx: int, dy: int) -> int:
+        return direction(dx, dy)
+
+    @staticmethod
+    def rng(seed: int = 12345) -> np.ndarray:
+        return make_rng(seed)
+
+    # --- fights ----------------------------------------------------------------------------
+    def fight(self, kinds, hps=None, room: int = -1) -> None:
+        """Start a fight in place (no initiative roll): foes `kinds` with hearts `hps`
+        (default: full), the first standing member to act."""
+        s = self.s
+        s.foe_kind[0] = -1
+        s.foe_hp[0] = 0
+        s.foe_max[0] = 0
+        for k, kind in enumerate(kinds):
+            s.foe_kind[0, k] = kind
+            s.foe_max[0, k] = monster_hearts(self.p, kind)
+            s.foe_hp[0, k] = s.foe_max[0, k] if hps is None else hps[k]
+        s.mode[0] = FIGHT
+        s.fight_room[0] = room
+        s.fight_round[0] = 1
+        s.actor[0] = first_standing_position(s, 0, 0)
+
+    def tough(self, hp: int = 30000) -> None:
+        """Every member gets a huge HP pool, so statistics runs never kill anyone."""
+        s = self.s
+        for m in range(5):
+            if s.in_party[0, m]:
+                s.hp[0, m] = s.ceiling[0, m] = hp
+
+
+def direction(dx: int, dy: int) -> int:
+    """The move index (0..3 = N, E, S, W) of a unit step."""
+    for d in range(4):
+        if DX[d] == dx and DY[d] == dy:
+            return d
+    raise ValueError((dx, dy))
+
+
+def make_rng(seed: int = 12345) -> np.ndarray:
+    """A one-slot RNG state array for calling compiled mechanics directly."""
+    return np.array([(seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) % 2**64 or 1], np.uint64)
+
+
+def no_vaults(env: DelveEnv) -> DelveEnv:
+    """Unlock every room: these rule tests use plain rooms (vault locks have their own tests)."""
+    vault_room = getattr(env.state, "vault_room", None)
+    if vault_room is not None:
+        vault_room[0] = -1
+        env.engine.refresh(ONE)
+    return env
+
+
+def make_scene(depth: int = 2, seed: int = 0, **config) -> Scene:
+    """A reset env of the given depth and config, as a Scene (no vault locks)."""
+    env = DelveEnv(depth=depth, **config)
+    env.reset(seed=seed)
+    return Scene(no_vaults(env))
+
+
+@pytest.fixture
+def env2() -> DelveEnv:
+    """A reset DelveEnv of depth 2 (seed 0), party in the courtyard."""
+    env = DelveEnv(depth=2)
+    env.reset(seed=0)
+    return env
+
+
+@pytest.fixture
+def scene(env2) -> Scene:
+    """The depth-2 env as a Scene (no vault locks)."""
+    return Scene(no_vaults(env2))
+
+
+@pytest.fixture
+def scene_factory():
+    return make_scene
+
+
+@pytest.fixture
+def rng() -> np.ndarray:
+    return make_rng()

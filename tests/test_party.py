@@ -1,0 +1,549 @@
+"""The party: PARTY-1..4, HP-1..2, XP-1..4, LUCK-1..2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from delve_env import DelveEnv
+from delve_env.engine.actions import (
+    A_ATTACK,
+    A_LOOT,
+    A_LUCK,
+    A_STAIRS,
+    A_SWAP,
+    NUM_ACTIONS,
+    give_action,
+)
+from delve_env.engine.fights import hit_foe, member_attack, pick_target
+from delve_env.engine.loot import take_book
+from delve_env.engine.params import P_KILL_XP, make_params
+from delve_env.engine.party import gain_level, gain_xp, heal, level_cost, wound
+from delve_env.engine.quest import free_king
+from delve_env.engine.tables import (
+    ARMOR,
+    CLERIC,
+    EV_DEATH,
+    FIGHT,
+    HERO,
+    KING,
+    KING_SLOT,
+    MEDICINAL_ALE,
+    NUM_EQUIP,
+    NUM_ITEM_SLOTS,
+    OFF_HAND,
+    PACK_SLOTS,
+    READY,
+    ROGUE,
+    SHORT_BOW,
+    SWORD,
+    WIZARD,
+)
+
+GOBLIN, SPIDER = 1, 6  # bestiary rows (tables.MONSTER_NAMES)
+
+
+# --- PARTY-1 -------------------------------------------------------------------------------
+
+
+def test_party_1_default_party_is_hero_rogue_wizard_cleric(scene):
+    """PARTY-1: four delvers by default, Hero, Rogue, Wizard, Cleric, in that marching order;
+    the fifth slot (the king's) is empty."""
+    s = scene.s
+    assert list(s.cls[0, :4]) == [HERO, ROGUE, WIZARD, CLERIC]
+    assert list(s.in_party[0]) == [True, True, True, True, False]
+    assert list(s.order[0]) == [0, 1, 2, 3, -1]
+
+
+@pytest.mark.parametrize("party", [("rogue",), ("namer", "cleric"), ("hero",) * 4])
+def test_party_1_a_party_is_one_to_four_delvers(party):
+    """PARTY-1: any 1..4 delvers from the classes make a party."""
+    env = DelveEnv(depth=2, party=party)
+    env.reset(seed=1)
+    s = env.state
+    assert s.in_party[0].sum() == len(party)
+    assert (s.order[0] >= 0).sum() == len(party)
+
+
+@pytest.mark.parametrize("party", [(), ("hero",) * 5, ("king",)])
+def test_party_1_no_empty_party_no_fifth_delver_and_the_king_is_not_playable(party):
+    """PARTY-1: zero or five delvers, or the king as a delver, are refused."""
+    with pytest.raises(ValueError):
+        DelveEnv(depth=2, party=party)
+
+
+def test_party_1_the_king_joins_as_a_fifth_member_when_found(scene):
+    """PARTY-1: entering the king's room (floor D) with no band there, the king joins as the
+    fifth member at the back of the marching order: level 5, attack +1, 30 HP, in rags."""
+    s = scene.s
+    D, r = scene.depth, int(s.king_room[0])
+    scene.clear_band(D, r)
+    scene.enter_room(D, r)
+    assert s.has_king[0]
+    assert s.in_party[0, KING_SLOT] and s.cls[0, KING_SLOT] == KING
+    assert list(s.order[0]) == [0, 1, 2, 3, KING_SLOT]
+    assert s.hp[0, KING_SLOT] == s.ceiling[0, KING_SLOT] == 30
+    assert s.level[0, KING_SLOT] == 5 and s.atk[0, KING_SLOT] == 1
+    assert (s.item[0, KING_SLOT] == 0).all()
+
+
+# --- PARTY-2 -------------------------------------------------------------------------------
+
+
+def aim_counts(scene, n=4000):
+    s, p = scene.s, scene.p
+    g = scene.rng(21)
+    counts = np.zeros(5, dtype=np.int64)
+    for _ in range(n):
+        counts[pick_target(s, p, 0, g)] += 1
+    return counts / n
+
+
+def test_party_2_monsters_aim_at_the_front_70_percent_of_the_time(scene):
+    """PARTY-2: with four standing, positions 1-2 are hit 70% of the time; everyone can be
+    aimed at."""
+    freq = aim_counts(scene)
+    front = freq[scene.s.order[0, 0]] + freq[scene.s.order[0, 1]]
+    assert 0.65 < front < 0.75
+    assert (freq[:4] > 0.1).all()
+
+
+def test_party_2_the_front_is_the_first_two_standing_members(scene):
+    """PARTY-2 (project rule): with the first marcher dead, the front is positions 2 and 3;
+    the dead are never aimed at."""
+    s = scene.s
+    s.order[0, :4] = [2, 0, 3, 1]  # wizard first
+    s.hp[0, 2] = 0
+    freq = aim_counts(scene)
+    assert freq[2] == 0
+    assert 0.65 < freq[0] + freq[3] < 0.75
+    assert 0.25 < freq[1] < 0.35
+
+
+def test_party_2_marching_order_changes_freely_outside_fights_not_in_them(scene):
+    """PARTY-2: a swap outside a fight reorders the marching order; in a fight it is not
+    offered."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    scene.act(A_SWAP + 1)
+    assert list(s.order[0, :4]) == [0, 2, 1, 3]
+    scene.act(A_SWAP + 0)
+    assert list(s.order[0, :4]) == [2, 0, 1, 3]
+    scene.fight([GOBLIN])
+    mask = scene.refresh()
+    assert not mask[A_SWAP : A_SWAP + 4].any()
+
+
+def test_party_2_the_king_at_the_back_is_hit_less_often(scene):
+    """PARTY-2: with the king joined at position 5, monsters aim at him 10% of the time (the
+    back three share 30%), at each front member 35%."""
+    s = scene.s
+    s.in_party[0, KING_SLOT] = True
+    s.hp[0, KING_SLOT] = 30
+    s.order[0, 4] = KING_SLOT
+    freq = aim_counts(scene, 6000)
+    assert 0.07 < freq[KING_SLOT] < 0.13
+    assert 0.31 < freq[0] < 0.39
+
+
+# --- PARTY-3 -------------------------------------------------------------------------------
+
+
+def test_party_3_every_member_has_the_listed_attributes(scene):
+    """PARTY-3: HP with a ceiling, mana with a well, level, XP, attack bonus, luck dice,
+    raised count, equipment (ready hand, off hand, armor) and a pack of 8 slots."""
+    s = scene.s
+    assert PACK_SLOTS == 8 and NUM_ITEM_SLOTS == NUM_EQUIP + 8
+    for m in range(4):
+        assert 1 <= s.hp[0, m] <= s.ceiling[0, m]
+        assert 0 <= s.mana[0, m] <= s.well[0, m]
+        assert s.level[0, m] == 1 and s.xp[0, m] == 0 and s.atk[0, m] == 0
+        assert s.luck[0, m] == 3 and s.raised[0, m] == 0
+    hero = s.item[0, 0]
+    assert hero[READY] == SWORD and hero[ARMOR] > 0 and hero[OFF_HAND] > 0
+    assert s.item.shape[2] == NUM_ITEM_SLOTS
+
+
+def test_party_3_a_pack_holds_8_items_and_no_more(scene):
+    """PARTY-3: a member can be handed items until the 8 pack slots are full; then giving
+    to them is no longer offered."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.item[0, 1, NUM_EQUIP:] = 0
+    s.item[0, 1, NUM_EQUIP:] = MEDICINAL_ALE  # the rogue carries 8 ales
+    s.item[0, 2, NUM_EQUIP:] = 0  # the wizard's pack is empty
+    for k in range(8):
+        assert scene.legal(give_action(1, k, 2))
+        scene.act(give_action(1, k, 2))
+    assert (s.item[0, 2, NUM_EQUIP:] == MEDICINAL_ALE).all()
+    s.item[0, 0, NUM_EQUIP] = SHORT_BOW
+    assert not scene.legal(give_action(0, 0, 2))
+    assert scene.legal(give_action(0, 0, 1))
+
+
+# --- PARTY-4 -------------------------------------------------------------------------------
+
+
+def test_party_4_items_pass_between_members_outside_a_fight(scene):
+    """PARTY-4: the rogue's short bow (pack slot 1) goes to the wizard's first free pack
+    slot, at no cost."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    assert s.item[0, 1, NUM_EQUIP] == SHORT_BOW
+    scene.act(give_action(1, 0, 2))
+    assert s.item[0, 1, NUM_EQUIP] == 0
+    assert s.item[0, 2, NUM_EQUIP] == SHORT_BOW
+    assert s.pace[0] == 0
+
+
+def test_party_4_items_can_be_taken_off_a_fallen_member_outside_a_fight(scene):
+    """PARTY-4: a dead member's pack can still be handed out; nobody gives to the dead."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.hp[0, 1] = 0
+    assert scene.legal(give_action(1, 0, 0))
+    s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+    assert not scene.legal(give_action(0, 0, 1))
+    scene.act(give_action(1, 0, 3))
+    assert SHORT_BOW in s.item[0, 3, NUM_EQUIP:]
+
+
+def test_party_4_in_a_fight_only_a_fallen_members_items_change_hands_on_the_actors_turn(scene):
+    """PARTY-4: in a fight a standing member cannot give; a fallen member's item can go to
+    the acting member only, and doing so takes the actor's turn."""
+    s = scene.s
+    scene.tough()
+    s.hp[0, 1] = 0  # the rogue has fallen, her short bow in pack slot 1
+    s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+    scene.fight([GOBLIN], hps=[30000])
+    assert s.order[0, s.actor[0]] == 0  # the hero acts
+    mask = scene.refresh()
+    assert mask[give_action(1, 0, 0)]
+    assert not mask[give_action(1, 0, 2)] and not mask[give_action(1, 0, 3)]
+    assert not mask[give_action(0, 0, 2)]  # the hero's own ale: not in a fight
+    scene.act(give_action(1, 0, 0))
+    assert SHORT_BOW in s.item[0, 0, NUM_EQUIP:]
+    assert s.mode[0] == FIGHT and s.order[0, s.actor[0]] == 2  # the wizard's turn
+
+
+# --- HP-1 ----------------------------------------------------------------------------------
+
+
+def test_hp_1_a_wound_lowers_current_hp_not_the_ceiling(scene, rng):
+    """HP-1: a blow of 4 takes 4 from current HP; the ceiling stays."""
+    s = scene.s
+    hp, ceiling = int(s.hp[0, 2]), int(s.ceiling[0, 2])
+    wound(s, 0, 2, 4, rng)
+    assert s.hp[0, 2] == hp - 4 and s.ceiling[0, 2] == ceiling
+
+
+def test_hp_1_healing_stops_at_the_ceiling(scene):
+    """HP-1: healing of any kind (here 100 points) stops at the ceiling."""
+    s = scene.s
+    s.hp[0, 0] = 2
+    heal(s, 0, 0, 100)
+    assert s.hp[0, 0] == s.ceiling[0, 0]
+
+
+# --- HP-2 ----------------------------------------------------------------------------------
+
+
+def death_saves(scene, luck, n=3000):
+    """Drop member 0 from 3 HP by 5, `n` times: (survived mask, luck left)."""
+    s = scene.s
+    g = scene.rng(31)
+    survived = np.zeros(n, dtype=bool)
+    left = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        s.hp[0, 0], s.luck[0, 0] = 3, luck
+        wound(s, 0, 0, 5, g)
+        assert s.hp[0, 0] in (0, 1)
+        survived[i] = s.hp[0, 0] == 1
+        left[i] = s.luck[0, 0]
+    return survived, left
+
+
+def test_hp_2_death_save_is_a_d6_where_a_6_survives_at_1_hp(scene):
+    """HP-2: with no luck dice, a member dropped below 1 HP survives at exactly 1 HP one time
+    in six; otherwise the member is dead (0 HP)."""
+    survived, _ = death_saves(scene, luck=0)
+    assert 0.13 < survived.mean() < 0.20
+
+
+def test_hp_2_a_failed_death_save_adds_a_luck_die_automatically(scene):
+    """HP-2/LUCK-2: with luck left, a failed d6 spends one luck die and adds a d6 (survive on
+    a total of 6+: 26/36); a natural 6 spends nothing."""
+    survived, left = death_saves(scene, luck=2)
+    assert 0.68 < survived.mean() < 0.76
+    kept = left == 2
+    assert 0.13 < kept.mean() < 0.20
+    assert survived[kept].all()  # luck kept only on a natural 6
+    assert set(np.unique(left)) == {1, 2}  # never more than one die per save
+    assert 0.62 < survived[~kept].mean() < 0.72  # (20/36) / (30/36) = 2/3
+
+
+def test_hp_2_falling_to_exactly_1_hp_needs_no_save(scene, rng):
+    """HP-2: only HP below 1 calls for a death save; a wound to exactly 1 HP leaves the
+    member at 1 HP with their luck untouched."""
+    s = scene.s
+    s.hp[0, 1], s.luck[0, 1] = 5, 3
+    wound(s, 0, 1, 4, rng)
+    assert s.hp[0, 1] == 1 and s.luck[0, 1] == 3
+
+
+def test_hp_2_the_dead_do_nothing_and_are_carried_along(scene, rng):
+    """HP-2: a dead member takes no further wounds or healing, takes no turn in a fight, and
+    stays in the party as it moves between floors."""
+    s = scene.s
+    s.hp[0, 1], s.luck[0, 1] = 1, 0
+    while s.hp[0, 1] > 0:  # die (a 1 in 6 survival is retried)
+        s.hp[0, 1] = 1
+        wound(s, 0, 1, 3, rng)
+    assert s.events[0] & EV_DEATH
+    wound(s, 0, 1, 3, rng)
+    heal(s, 0, 1, 5)
+    assert s.hp[0, 1] == 0
+    scene.act(A_STAIRS)  # the party goes down with him
+    assert s.floor[0] == 1 and s.in_party[0, 1] and 1 in s.order[0]
+    scene.tough()
+    s.hp[0, 1] = 0
+    scene.fight([GOBLIN], hps=[30000])
+    actors = []
+    for _ in range(3):
+        actors.append(int(s.order[0, s.actor[0]]))
+        scene.act(A_ATTACK)
+    assert actors == [0, 2, 3]
+
+
+# --- XP-1 ----------------------------------------------------------------------------------
+
+
+def test_xp_1_the_kill_goes_to_the_member_who_struck_the_last_blow(scene):
+    """XP-1: the rogue strikes the goblin's (5 hearts) last heart away through the attack
+    action: she alone gets 5 x 5 = 25 XP, whatever the goblin had left."""
+    s = scene.s
+    scene.tough()
+    s.band_kind[0, 1, 0] = -1
+    s.band_kind[0, 1, 0, 0] = GOBLIN
+    s.band_hp[0, 1, 0, 0] = 1
+    scene.stand_in_room(1, 0)
+    scene.fight([GOBLIN], hps=[1], room=0)
+    s.actor[0] = 1  # the rogue's turn
+    snap = scene.save()
+    for seed in range(1, 200):
+        scene.load(snap)
+        s.rng[0] = scene.rng(seed)[0]
+        scene.act(A_ATTACK)
+        if s.stat_kills[0] == 1:
+            break
+    assert s.stat_kills[0] == 1 and s.mode[0] != FIGHT
+    assert list(s.xp[0, :4]) == [0, 25, 0, 0]
+
+
+def test_xp_1_a_kill_is_worth_max_hearts_times_the_kill_factor(scene, rng):
+    """XP-1: the kill XP is the monster's maximum hearts x 5 (tunable: x 7 gives 35)."""
+    s = scene.s
+    scene.fight([GOBLIN], hps=[1])
+    hit_foe(s, scene.p, 0, 3, 0, rng)
+    assert s.xp[0, 3] == 25
+    scene.fight([GOBLIN], hps=[1])
+    p = scene.p.copy()
+    p[P_KILL_XP] = 7
+    hit_foe(s, p, 0, 2, 0, rng)
+    assert s.xp[0, 2] == 35
+    assert s.xp[0, 0] == s.xp[0, 1] == 0
+
+
+# --- XP-2 ----------------------------------------------------------------------------------
+
+
+def test_xp_2_first_entry_into_a_room_gives_15_xp_split_among_the_standing(scene):
+    """XP-2: 15 XP for a room entered the first time, split as equally as possible among the
+    standing (3 standing: 5 each; the dead get none); entering again gives nothing."""
+    s = scene.s
+    scene.calm()
+    s.hp[0, 2] = 0
+    scene.clear_band(1, 0)
+    scene.enter_room(1, 0)
+    assert list(s.xp[0, :4]) == [5, 5, 0, 5]
+    scene.enter_room(1, 0)
+    assert list(s.xp[0, :4]) == [5, 5, 0, 5]
+
+
+def test_xp_2_room_xp_with_four_standing_sums_to_15(scene):
+    """XP-2: with four standing the 15 XP are split 4/4/4/3 (no XP lost, no XP made)."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.enter_room(1, 0)
+    assert s.xp[0, :4].sum() == 15 and s.xp[0, :4].max() - s.xp[0, :4].min() <= 1
+
+
+def test_xp_2_one_xp_per_gold_coin_picked_up(scene):
+    """XP-2: looting 12 gold gives 12 XP split among the standing (4 standing: 3 each)."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.room_gold[0, 1, 0] = 12
+    gold = int(s.gold[0])
+    scene.act(A_LOOT)
+    assert s.gold[0] == gold + 12
+    assert list(s.xp[0, :4]) == [3, 3, 3, 3]
+
+
+def test_xp_2_the_book_gives_100_xp_split(scene, rng):
+    """XP-2: finding the book gives 100 XP split among the standing (25 each)."""
+    take_book(scene.s, scene.p, 0, rng)
+    assert list(scene.s.xp[0, :4]) == [25, 25, 25, 25]
+
+
+def test_xp_2_the_king_gives_100_xp_split_among_those_who_found_him(scene, rng):
+    """XP-2: freeing the king gives the four finders 25 XP each; the king starts at 0."""
+    s = scene.s
+    D, r = scene.depth, int(s.king_room[0])
+    scene.clear_band(D, r)
+    scene.stand_in_room(D, r)
+    free_king(s, scene.p, 0, rng)
+    assert s.has_king[0]
+    assert list(s.xp[0]) == [25, 25, 25, 25, 0]
+
+
+# --- XP-3 ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("difficulty, factor", [("easy", 1.0), ("normal", 1.25), ("hard", 1.5)])
+def test_xp_3_level_cost_is_100_times_level_times_the_difficulty_factor(difficulty, factor):
+    """XP-3: level L -> L+1 costs 100 x L XP times 1.0 / 1.25 / 1.5."""
+    p = make_params(difficulty)
+    for level in range(1, 13):
+        assert level_cost(p, level) == round(100 * level * factor)
+
+
+@pytest.mark.parametrize(
+    "difficulty, level, xp", [("easy", 3, 100), ("normal", 3, 25), ("hard", 2, 250)]
+)
+def test_xp_3_one_big_gain_can_give_several_levels_and_leftover_carries(
+    scene, rng, difficulty, level, xp
+):
+    """XP-3: 400 XP at level 1: easy pays 100 + 200 (level 3, 100 left), normal 125 + 250
+    (level 3, 25 left), hard 150 (level 2, 250 left: not enough for 300)."""
+    p = make_params(difficulty)
+    s = scene.s
+    gain_xp(s, p, 0, 2, 400, rng)
+    assert s.level[0, 2] == level and s.xp[0, 2] == xp
+
+
+# --- XP-4 ----------------------------------------------------------------------------------
+
+
+def test_xp_4_each_level_adds_1_to_6_to_ceiling_and_hp_and_2_to_the_well(scene):
+    """XP-4: every level gained raises the ceiling by 1..6 (each value seen), current HP by
+    the same, and the mana well by 2."""
+    s = scene.s
+    g = scene.rng(41)
+    gains = set()
+    for _ in range(600):
+        s.level[0, 2] = 1
+        s.hp[0, 2], s.ceiling[0, 2], s.well[0, 2] = 5, 11, 6
+        gain_level(s, 0, 2, g)
+        up = int(s.ceiling[0, 2]) - 11
+        assert s.hp[0, 2] - 5 == up
+        assert s.well[0, 2] == 8
+        gains.add(up)
+    assert gains == {1, 2, 3, 4, 5, 6}
+
+
+def test_xp_4_members_without_a_mana_well_get_none(scene, rng):
+    """XP-4: +2 to the well only for members that have one."""
+    s = scene.s
+    s.well[0, 0] = s.mana[0, 0] = 0
+    gain_level(s, 0, 0, rng)
+    assert s.well[0, 0] == 0
+
+
+def test_xp_4_attack_bonus_rises_at_level_4_and_every_third_level_after(scene, rng):
+    """XP-4: levelling from 1 to 13 adds +1 attack bonus exactly at levels 4, 7, 10, 13."""
+    s = scene.s
+    raised_at = []
+    for _ in range(12):
+        atk = int(s.atk[0, 1])
+        gain_level(s, 0, 1, rng)
+        if s.atk[0, 1] > atk:
+            assert s.atk[0, 1] == atk + 1
+            raised_at.append(int(s.level[0, 1]))
+    assert raised_at == [4, 7, 10, 13]
+
+
+# --- LUCK-1 --------------------------------------------------------------------------------
+
+
+def test_luck_1_three_luck_dice_refilled_on_reaching_a_new_floor(scene_factory):
+    """LUCK-1: spent luck comes back to 3 on arriving at a floor never visited, not on
+    going back to one already visited."""
+    sc = scene_factory(depth=3)
+    s = sc.s
+    assert (s.luck[0, :4] == 3).all()
+    s.luck[0, :4] = [0, 1, 2, 0]
+    sc.act(A_STAIRS)  # courtyard -> floor 1 (new)
+    assert (s.luck[0, :4] == 3).all()
+    s.luck[0, :4] = 0
+    sc.act(A_STAIRS)  # up to the courtyard (visited)
+    sc.act(A_STAIRS)  # down to floor 1 (visited)
+    assert (s.luck[0, :4] == 0).all()
+    x, y = s.stair_down[0, 1]
+    sc.put(1, int(x), int(y))
+    s.maps_held[0] = 1 << 1
+    sc.act(A_STAIRS)  # floor 2 (new)
+    assert s.floor[0] == 2 and (s.luck[0, :4] == 3).all()
+
+
+# --- LUCK-2 --------------------------------------------------------------------------------
+
+
+def test_luck_2_the_actor_may_spend_a_luck_die_on_an_attack(scene):
+    """LUCK-2: attacking with a luck die spends one of the actor's dice; with none left the
+    choice is not offered."""
+    s = scene.s
+    scene.tough()
+    scene.fight([GOBLIN], hps=[30000])
+    scene.act(A_LUCK)
+    assert s.luck[0, 0] == 2 and s.luck[0, 1] == 3
+    s.luck[0, 1] = 0
+    mask = scene.refresh()
+    assert mask[A_ATTACK] and not mask[A_LUCK]
+    assert mask.shape == (NUM_ACTIONS,)
+
+
+def hit_rate(scene, use_luck, n=4000):
+    """The hero (sword: skill d6) attacks a giant spider (defense 1, AV 0) n times."""
+    s, p = scene.s, scene.p
+    scene.tough()
+    g = scene.rng(51)
+    hits = 0
+    for _ in range(n):
+        scene.fight([SPIDER], hps=[30000])
+        s.luck[0, 0] = 3
+        member_attack(s, p, 0, 0, use_luck, 1, g)
+        hits += s.foe_hp[0, 0] < 30000
+    return hits / n
+
+
+def exact_hit_rate(bonus_dice, defense):
+    d20 = np.arange(1, 21)
+    diff = (d20[:, None] - d20[None, :]).ravel()
+    total = 0.0
+    faces = np.array(np.meshgrid(*[np.arange(1, 7)] * bonus_dice)).reshape(bonus_dice, -1).sum(0)
+    for b in faces:
+        total += np.mean(diff + b >= defense)
+    return total / len(faces)
+
+
+def test_luck_2_a_luck_die_adds_a_d6_to_the_attack_roll(scene):
+    """LUCK-2/ATTACK-1: the hero hits a defense-1 spider with d20 + d6 against d20 + 1
+    (63.5%); with a luck die, d20 + 2d6 (76.5%)."""
+    plain, lucky = hit_rate(scene, False), hit_rate(scene, True)
+    assert abs(plain - exact_hit_rate(1, 1)) < 0.03
+    assert abs(lucky - exact_hit_rate(2, 1)) < 0.03
