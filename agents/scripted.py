@@ -1,17 +1,20 @@
 """A scripted expert for Delve: a privileged policy that reads the engine state of slot 0.
 
-Down: take the courtyard stair; on each floor walk (BFS) to the rooms worth a visit, loot
-them, take the map, then the stair down once it opens. At the bottom free the king, put him
-at the back in whatever armor the pack holds, and climb floor by floor to the courtyard,
-taking the book on the way. Fights: hit the weakest foe, spend luck when someone is low, run
-when the party (or the king) is in real danger, then rest in a room or a doorway (no
-wandering bands there) before going back. Rooms behind secret doors: search next to them.
+Down: take the courtyard stair; walk (BFS over the floor's walkable tiles) to the rooms worth
+a visit (every room of floor 1 for XP, then only the map's), loot them, and take the stair
+down once it opens. At the bottom free the king, put him at the back in whatever armor and
+weapon the packs hold, and climb floor by floor to the courtyard, taking the book on the way
+up (taking it earlier starts the hunt sooner, RUN-6). Fights: hit the weakest foe, spend luck
+when someone is low, run when the party (or the king) is in real danger, then rest in a room
+or a doorway (no bands wander there) before going back. Rooms behind secret doors: search
+next to them; vault locks are left alone.
 """
 
 import numpy as np
 
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_LEAVE,
     A_LOOT,
     A_LUCK,
     A_MOVE,
@@ -29,7 +32,9 @@ from delve_env.engine.tables import (
     CAT_ARMOR,
     CAT_WEAPON,
     DOOR,
+    EXPLORE,
     FIGHT,
+    HALL,
     I_AV,
     I_CAT,
     I_DICE,
@@ -58,18 +63,37 @@ def gear_value(kind: int, cat: int) -> float:
     return 3.5 * ITEMS[kind, I_DICE] + ITEMS[kind, I_FLAT] + 0.5 * ITEMS[kind, I_RANGED]
 
 
+def path_step(tiles, x, y, goal):
+    """The first move of a shortest walk from (x, y) to the nearest goal tile, or None."""
+    dist = np.empty(tiles.shape, dtype=np.int64)
+    walk_distances(tiles, x, y, dist)
+    reach = goal & (dist >= 0)
+    if not reach.any() or reach[y, x]:
+        return None
+    gy, gx = np.unravel_index(np.argmin(np.where(reach, dist, 1 << 30)), tiles.shape)
+    walk_distances(tiles, int(gx), int(gy), dist)
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < tiles.shape[1] and 0 <= ny < tiles.shape[0] and dist[ny, nx] == dist[y, x] - 1:
+            return A_MOVE + d
+    return None
+
+
 class ScriptedAgent:
     """`act(env)` returns a legal action for a `DelveEnv` (or a wrapper around one)."""
 
-    def __init__(self, explore_all: bool = True, rest_below: float = 0.6):
-        self.explore_all = explore_all  # visit every room on the way down (XP), not just the quest's
+    def __init__(self, explore_to: int = 1, rest_below: float = 0.6, book: bool = True):
+        self.explore_to = explore_to  # visit every room of floors 1..explore_to (XP) going down
         self.rest_below = rest_below  # rest when someone stands below this share of their ceiling
+        self.book = book  # take the book on the way up (it starts the hunt, RUN-6)
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.state, env.action_masks()
         if s.mode[0] == FIGHT:
             a = self.fight(s, mask)
+        elif s.mode[0] != EXPLORE:
+            a = A_LEAVE  # vault locks are left alone
         elif s.floor[0] == 0:
             a = A_STAIRS
         else:
@@ -80,16 +104,19 @@ class ScriptedAgent:
 
     # --- fights ---------------------------------------------------------------------------
     def fight(self, s, mask):
-        foes = [k for k in range(len(s.foe_kind[0])) if s.foe_kind[0, k] >= 0 and s.foe_hp[0, k] > 0]
-        if self.in_danger(s, foes):
-            return A_RUN
+        foes = [k for k, kind in enumerate(s.foe_kind[0]) if kind >= 0 and s.foe_hp[0, k] > 0]
+        if not foes or self.in_danger(s, foes):
+            return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
         k = min(foes, key=lambda k: s.foe_hp[0, k])
         low = any(s.hp[0, m] * 3 <= s.ceiling[0, m] for m in self.standing(s))
         return A_LUCK + k if low and mask[A_LUCK + k] else A_ATTACK + k
 
     def in_danger(self, s, foes) -> bool:
         """Someone who may be hit could fall this round, while the band is far from beaten."""
-        worst = max(6 * MONSTERS[s.foe_kind[0, k], M_DICE] + MONSTERS[s.foe_kind[0, k], M_FLAT] for k in foes)
+        worst = max(
+            6 * MONSTERS[s.foe_kind[0, k], M_DICE] + MONSTERS[s.foe_kind[0, k], M_FLAT]
+            for k in foes
+        )
         if s.has_king[0] and s.hp[0, KING_SLOT] <= 2 * worst:
             return True
         foe_hp = sum(int(s.foe_hp[0, k]) for k in foes)
@@ -104,7 +131,7 @@ class ScriptedAgent:
         for a in (self.order_action(s, mask), self.gear_action(s, mask)):
             if a is not None:
                 return a
-        if mask[A_LOOT]:
+        if mask[A_LOOT] and self.may_loot(s):
             return A_LOOT
         tiles = s.tiles[0, f]
         if self.needs_rest(s):
@@ -113,23 +140,22 @@ class ScriptedAgent:
             return self.walk(s, self.rest_spots(s))
         stair = self.stair_goal(s)
         rooms = self.wanted_rooms(s) if stair is None or not s.has_king[0] else []
-        if rooms:
-            goal = np.isin(s.room_of[0, f], rooms)
-            a = self.walk(s, goal, avoid=rooms)
-            return a if a is not None else self.unstick(s)
+        a = self.walk(s, np.isin(s.room_of[0, f], rooms), allow=rooms) if rooms else None
+        if a is not None:
+            return a
         if stair is not None:
             if (x, y) == stair:
                 return A_STAIRS
             goal = np.zeros(tiles.shape, dtype=bool)
             goal[stair[1], stair[0]] = True
-            return self.walk(s, goal)
-        return self.unstick(s)
+            a = self.walk(s, goal)
+        return a if a is not None else self.unstick(s)
 
     def stair_goal(self, s):
         """The stair to take now, as (x, y), or None while this floor still has work."""
         f, depth = int(s.floor[0]), s.floor_visited.shape[1] - 1
         if s.has_king[0]:
-            if f == s.book_floor[0] and not s.has_book[0]:
+            if f == s.book_floor[0] and not s.has_book[0] and self.book:
                 return None
             return tuple(int(v) for v in s.stair_up[0, f])
         if f < depth and (int(s.maps_held[0]) >> f) != 0:
@@ -137,10 +163,10 @@ class ScriptedAgent:
         return None
 
     def wanted_rooms(self, s) -> list:
-        """Rooms to walk into next: the quest's, rooms with loot left, and unvisited ones."""
+        """Rooms to walk into next: the quest's, then unvisited ones and those we fled from."""
         f, depth = int(s.floor[0]), s.floor_visited.shape[1] - 1
         quest = []
-        if f == s.book_floor[0] and not s.has_book[0]:
+        if f == s.book_floor[0] and not s.has_book[0] and s.has_king[0] and self.book:
             quest.append(int(s.book_room[0]))
         if f == depth and not s.has_king[0]:
             quest.append(int(s.king_room[0]))
@@ -148,53 +174,53 @@ class ScriptedAgent:
             return quest
         rooms = []
         for r in range(s.num_rooms[0, f]):
-            entered = s.room_entered[0, f, r]
+            unfinished = not s.room_entered[0, f, r] or s.band_kind[0, f, r, 0] >= 0
             map_here = s.room_map[0, f, r] and (int(s.maps_held[0]) >> f) == 0
-            if (self.explore_all and not entered) or map_here or (entered and self.has_loot(s, f, r)):
+            if map_here or (f <= self.explore_to and unfinished):
                 rooms.append(r)
         return quest + [r for r in rooms if r not in quest]
 
-    @staticmethod
-    def has_loot(s, f, r) -> bool:
-        return bool(s.room_gold[0, f, r] > 0 or (s.room_items[0, f, r] > 0).any()
-                    or (s.room_pages[0, f, r] >= 0).any() or s.room_map[0, f, r])  # fmt: skip
+    def may_loot(self, s) -> bool:
+        """Loot, but leave the book until the king is in hand (unless the map lies with it)."""
+        f = int(s.floor[0])
+        r = s.room_of[0, f, s.y[0], s.x[0]]
+        if f != s.book_floor[0] or r != s.book_room[0] or s.has_book[0]:
+            return True
+        return bool(s.has_king[0] and self.book) or bool(s.room_map[0, f, r])
 
-    def walk(self, s, goal, avoid=()):
+    def walk(self, s, goal, allow=()):
         """One move along a shortest path to the nearest goal tile; None if none is reachable.
 
-        Rooms still guarded by a band are walled off unless they are among `avoid`'s targets."""
+        Rooms still guarded by a band are walled off (but those in `allow`) while another way
+        exists."""
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
         tiles = s.tiles[0, f].copy()
         guarded = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] >= 0]
-        blocked = np.isin(s.room_of[0, f], [r for r in guarded if r not in avoid])
+        blocked = np.isin(s.room_of[0, f], [r for r in guarded if r not in allow])
         blocked[y, x] = False
-        tiles[blocked] = ROCK
-        dist = np.empty(tiles.shape, dtype=np.int64)
-        walk_distances(tiles, x, y, dist)
-        reach = goal & (dist >= 0)
-        if not reach.any():
-            return None
-        gy, gx = np.unravel_index(np.argmin(np.where(reach, dist, 1 << 30)), tiles.shape)
-        walk_distances(tiles, int(gx), int(gy), dist)
-        for d in range(4):
-            nx, ny = x + DX[d], y + DY[d]
-            if 0 <= nx < tiles.shape[1] and 0 <= ny < tiles.shape[0] and dist[ny, nx] == dist[y, x] - 1:
-                return A_MOVE + d
-        return None
+        detour = tiles.copy()
+        detour[blocked] = ROCK
+        a = path_step(detour, x, y, goal)
+        return a if a is not None else path_step(tiles, x, y, goal)
 
     def unstick(self, s):
-        """No way on: search beside a secret door that hides something, else wait it out."""
+        """No way on: search beside a secret door with unreached ground behind it (SECRET-2),
+        else walk to hall tiles never seen."""
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
         tiles = s.tiles[0, f]
+        dist = np.empty(tiles.shape, dtype=np.int64)
+        walk_distances(tiles, x, y, dist)
         spots = np.zeros(tiles.shape, dtype=bool)
         for sy, sx in zip(*np.nonzero(tiles == SECRET)):
-            for d in range(4):
-                ny, nx = sy + DY[d], sx + DX[d]
-                if is_walkable(tiles[ny, nx]):
-                    spots[ny, nx] = True
+            near = [(sy + DY[d], sx + DX[d]) for d in range(4)]
+            near = [(ny, nx) for ny, nx in near if is_walkable(tiles[ny, nx])]
+            if any(dist[n] < 0 for n in near):
+                for n in near:
+                    spots[n] = dist[n] >= 0
         if spots[y, x]:
             return A_SEARCH
-        return self.walk(s, spots)
+        a = self.walk(s, spots)
+        return a if a is not None else self.walk(s, (tiles == HALL) & ~s.seen[0, f])
 
     def rest_spots(self, s):
         """Tiles where no band wanders: doorways, and rooms with no band in them."""
@@ -224,10 +250,7 @@ class ScriptedAgent:
 
     def gear_action(self, s, mask):
         """Wear a better armor or weapon from anyone's pack; the king is dressed first."""
-        members = [m for m in self.standing(s) if m == KING_SLOT] + [
-            m for m in self.standing(s) if m != KING_SLOT
-        ]
-        for m in members:
+        for m in sorted(self.standing(s), key=lambda m: m != KING_SLOT):
             for cat, worn in ((CAT_ARMOR, ARMOR), (CAT_WEAPON, READY)):
                 best, have = None, gear_value(int(s.item[0, m, worn]), cat)
                 for owner in range(MAX_MEMBERS):

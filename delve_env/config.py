@@ -19,7 +19,7 @@ from .engine.params import (
 from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
 
 REWARD_MODES = ("sparse", "shaped")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "rgb_array", "human")
 INVALID_ACTION_MODES = ("noop", "raise")
 TASKS = ("game", "vault")
 LOCKS = ("wall", "plate")

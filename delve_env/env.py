@@ -8,7 +8,7 @@ from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.tables import MODE_NAMES
-from .render import render_text
+from .render import render_rgb, render_text
 from .spaces import action_space, episode_stats, observation_space, restore, snapshot
 
 
@@ -64,7 +64,7 @@ class DelveEnv(gym.Env):
     >>> obs, reward, terminated, truncated, info = env.step(6)  # down the courtyard stair
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 8}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 8}
 
     def __init__(self, **config):
         self.config = Config.from_kwargs(**config)
@@ -123,6 +123,8 @@ class DelveEnv(gym.Env):
     def render(self):
         if self.render_mode == "ansi":
             return self.render_text()
+        if self.render_mode == "rgb_array":
+            return render_rgb(self.engine.state, 0)
         if self.render_mode == "human":
             print(self.render_text())
         return None

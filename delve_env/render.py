@@ -1,4 +1,7 @@
-"""Text rendering of one env slot: the remembered floor, the party, the fight. Reads state only."""
+"""Rendering one env slot as text or a picture: the remembered floor, the party, the fight, the
+lock. Reads the state only, and draws nothing from the game's RNG."""
+
+import numpy as np
 
 from .engine.observe import armor_value
 from .engine.party import level_cost
@@ -20,6 +23,15 @@ from .engine.tables import (
 from .engine.vaults import hint_price, num_symbols, plate_size
 
 GLYPHS = "#.,++><"  # rock, hall, room, door, secret door (once found it is a door), stairs
+TILE_PX = 8
+# rgb colours: fog, then rock, hall, room, door, secret door (drawn as rock), stair down, up
+COLOURS = np.array(
+    [[0, 0, 0], [70, 60, 55], [150, 140, 120], [200, 190, 160], [160, 100, 40], [70, 60, 55],
+     [60, 160, 220], [120, 220, 120]],
+    dtype=np.uint8,
+)  # fmt: skip
+PARTY_COLOUR = np.array([230, 40, 40], dtype=np.uint8)
+BAND_COLOUR = np.array([150, 40, 160], dtype=np.uint8)
 
 
 def render_floor(s, e: int) -> list[str]:
@@ -94,6 +106,24 @@ def render_lock(s, e: int) -> list[str]:
     if s.plate_hint[e, f] >= 0:
         lines.append(f"  hint: push cell {s.plate_hint[e, f]}")
     return lines
+
+
+def render_rgb(s, e: int = 0) -> np.ndarray:
+    """The remembered floor as an (H*8, W*8, 3) uint8 picture: the party red, known bands purple;
+    the courtyard is a blank picture."""
+    f = int(s.floor[e])
+    tiles, seen, room_of = s.tiles[e, f], s.seen[e, f], s.room_of[e, f]
+    codes = np.where(seen, tiles.astype(np.int64) + 1, 0)
+    image = COLOURS[codes]
+    if f > 0:
+        rooms = room_of >= 0
+        banded = np.zeros_like(rooms)
+        for r in range(int(s.num_rooms[e, f])):
+            if s.room_entered[e, f, r] and s.band_kind[e, f, r, 0] >= 0:
+                banded |= room_of == r
+        image[seen & rooms & banded] = BAND_COLOUR
+        image[s.y[e], s.x[e]] = PARTY_COLOUR
+    return np.repeat(np.repeat(image, TILE_PX, axis=0), TILE_PX, axis=1)
 
 
 def render_text(s, p, e: int = 0) -> str:

@@ -41,7 +41,7 @@ def episode_stats(s: State, e: int) -> dict:
         "paces": int(s.pace[e]),
         "fights": int(s.stat_fights[e]),
         "bribes": 0,
-        "vaults_opened": 0,
+        "vaults_opened": int(s.stat_vaults[e]),
         "flights": int(s.stat_flights[e]),
         "achievements": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
     }

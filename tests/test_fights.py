@@ -652,3 +652,25 @@ def test_mon_1_a_band_is_1_to_6_monsters_of_one_or_two_kinds_of_its_floors_tier(
         assert (hp[: len(band)] == MONSTERS[band, M_HEARTS]).all()
         seen |= set(band.tolist())
     assert len(seen) == (MONSTERS[:, M_TIER] == tier_of(floor)).sum() >= KINDS_PER_TIER - 1
+
+
+def test_fight_2_a_band_killed_in_its_ambush_round_ends_the_fight(scene):
+    """FIGHT-2 / ROUND-1: a band that dies to counter-blows in its own ambush round leaves the
+    party out of the fight, the room won (never a fight with no foe left to attack)."""
+    s, p = scene.s, scene.p
+    scene.tough()
+    guard(scene, 1, 0, [GOBLIN], hps=[1])
+    scene.stand_in_room(1, 0)
+    snap = scene.save()
+    g = scene.rng(7)
+    wins = 0
+    for _ in range(400):
+        scene.load(snap)
+        start_fight(s, p, 0, 0, g)
+        if s.foe_hp[0, 0] == 0 or s.band_kind[0, 1, 0, 0] < 0:
+            assert s.mode[0] == EXPLORE
+            assert s.band_kind[0, 1, 0, 0] < 0
+            wins += 1
+        else:
+            assert s.mode[0] == FIGHT
+    assert wins > 0

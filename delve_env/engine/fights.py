@@ -78,6 +78,9 @@ def start_fight(s, p, e, room, rng):
     if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush
         s.events[e] |= EV_AMBUSH
         monster_round(s, p, e, rng)
+        if num_foes_alive(s, e) == 0:  # counter-blows can finish a band in its free round
+            win_fight(s, p, e, rng)
+            return
     s.actor[e] = first_standing_position(s, e, 0)
 
 
