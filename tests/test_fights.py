@@ -169,9 +169,11 @@ def initiative_trials(scene, n, wandering):
         else:
             start_fight(s, p, 0, 0, g)
             touched[i] = (s.hp[0, :4] < BIG).any() or (s.foe_hp[0, :2] < BIG).any()
-        assert s.mode[0] == FIGHT
         ambushed[i] = bool(s.events[0] & EV_AMBUSH)
-        assert s.actor[0] == first_standing_position(s, 0, 0)
+        if s.mode[0] == FIGHT:
+            assert s.actor[0] == first_standing_position(s, 0, 0)
+        else:  # a band can fall to counter-blows in its own ambush round
+            assert wandering and ambushed[i]
     return ambushed, touched
 
 
@@ -521,7 +523,7 @@ def test_wander_1_bands_appear_at_the_table_rates(scene, hunting, where, searchi
     n, bands = 4000, 0
     for _ in range(n):
         maybe_wander(s, p, 0, searching, g)
-        if s.mode[0] == FIGHT:
+        if s.events[0] & EV_WANDER:  # counted even when its ambush round already lost it
             bands += 1
             scene.load(snap)
     assert lo < bands / n < hi
@@ -589,7 +591,7 @@ def test_wander_3_beating_a_wandering_band_gives_its_xp_and_a_little_gold(scene_
         gold = int(s.gold[0])
         hit_foe(s, p, 0, 0, 0, g)
         end_turn(s, p, 0, g)
-        assert s.mode[0] == EXPLORE and (s.foe_kind[0] == -1).all()
+        assert s.mode[0] == EXPLORE and (s.foe_hp[0] == 0).all()  # no foe left standing
         gain = int(s.gold[0]) - gold
         assert gain in range(2, 13, 2)  # d6 x floor 2
         gains.add(gain)

@@ -235,7 +235,6 @@ def win_fight(s, p, e, rng):
         s.gold[e] += gold
         s.stat_gold[e] += gold
         share_xp(s, p, e, gold, rng)
-    s.foe_kind[e, :] = -1
 
 
 @njit(cache=True)
