@@ -16,6 +16,8 @@ IDS = {
     "Delve-Easy-v0": {"difficulty": "easy"},
     "Delve-Hard-v0": {"difficulty": "hard"},
     "Delve-Vault-v0": {"task": "vault", "max_steps": 500},
+    "Delve-Explore-v0": {"task": "explore", "max_steps": 2000},
+    "Delve-Combat-v0": {"task": "combat", "max_steps": 200},
 }
 
 for _id, _kwargs in IDS.items():

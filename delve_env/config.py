@@ -13,7 +13,6 @@ from .engine.params import (
     P_TASK,
     P_TASK_FLOOR,
     P_TASK_LOCK,
-    TASK_VAULT,
     make_params,
 )
 from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
@@ -21,7 +20,7 @@ from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
 REWARD_MODES = ("sparse", "shaped")
 RENDER_MODES = ("ansi", "rgb_array", "human")
 INVALID_ACTION_MODES = ("noop", "raise")
-TASKS = ("game", "vault")
+TASKS = ("game", "vault", "explore", "combat")
 LOCKS = ("wall", "plate")
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
         "invalid_action", "task", "lock", "floor")  # fmt: skip
@@ -38,9 +37,9 @@ class Config:
     max_steps: int = 20000
     render_mode: str | None = None
     invalid_action: str = "noop"
-    task: str = "game"  # "vault": Delve-Vault-v0, one lock to open
+    task: str = "game"  # or a sub-task: "vault", "explore", "combat"
     lock: str = "wall"  # the vault task's lock
-    floor: int = 1  # the vault task's floor
+    floor: int = 1  # the sub-task's floor
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":
@@ -86,9 +85,10 @@ class Config:
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
-        if self.task == "vault":  # the dungeon goes just deep enough for the vault's floor
-            overrides.update({P_TASK: TASK_VAULT, P_TASK_FLOOR: self.floor,
-                              P_TASK_LOCK: LOCKS.index(self.lock) + 1, P_DEPTH: max(2, self.floor)})  # fmt: skip
+        if self.task != "game":  # the dungeon goes just deep enough for the task's floor
+            depth = self.floor + 1 if self.task == "explore" else self.floor
+            overrides.update({P_TASK: TASKS.index(self.task), P_TASK_FLOOR: self.floor,
+                              P_TASK_LOCK: LOCKS.index(self.lock) + 1, P_DEPTH: max(2, depth)})  # fmt: skip
         return make_params(self.difficulty, overrides)
 
     def party_classes(self) -> np.ndarray:

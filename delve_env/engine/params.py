@@ -37,13 +37,13 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_REWARD_SHAPED,  # 1 for shaped rewards, 0 for sparse
     P_MAX_STEPS,  # step cap before truncation (RUN-5)
     P_VAULT_CHANCE,  # VAULT-1 chance a floor has a vault
-    P_TASK,  # TASK_GAME, or a sub-task: TASK_VAULT
+    P_TASK,  # TASK_GAME, or a sub-task (tasks.py)
     P_TASK_FLOOR,  # the sub-task's floor
-    P_TASK_LOCK,  # the vault sub-task's lock: 1 wall, 2 plate
+    P_TASK_LOCK,  # the vault task's lock: 1 wall, 2 plate
     NUM_PARAMS,
 ) = range(31)
 
-TASK_GAME, TASK_VAULT = 0, 1
+TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
 DIFFICULTIES = ("easy", "normal", "hard")
 

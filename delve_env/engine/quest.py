@@ -2,9 +2,8 @@
 
 from numba import njit
 
-from .params import P_TASK, P_TASK_FLOOR, TASK_VAULT
 from .party import is_standing, join_king, share_xp
-from .tables import EV_HUNTING, EV_KING, EV_LOST, EV_WON, EXPLORE, KING_SLOT, MAX_MEMBERS
+from .tables import EV_HUNTING, EV_KING, EV_LOST, EV_WON, KING_SLOT, MAX_MEMBERS
 
 KING_XP = 100  # XP-2
 
@@ -23,22 +22,8 @@ def free_king(s, p, e, rng):
 
 
 @njit(cache=True)
-def update_vault_task(s, p, e):
-    """Delve-Vault-v0 ends when the vault opens (a win) or its worker falls (a loss)."""
-    if s.vault_open[e, int(p[P_TASK_FLOOR])]:
-        s.outcome[e] = 1
-        s.events[e] |= EV_WON
-    elif s.mode[e] == EXPLORE:
-        s.outcome[e] = 2
-        s.events[e] |= EV_LOST
-
-
-@njit(cache=True)
-def update_quest(s, p, e):
+def update_quest(s, e):
     """RUN-6 hunting once book and king are both in hand; RUN-3 win; RUN-4 loss."""
-    if p[P_TASK] == TASK_VAULT:
-        update_vault_task(s, p, e)
-        return
     if s.has_book[e] and s.has_king[e] and not s.hunting[e]:
         s.hunting[e] = True
         s.events[e] |= EV_HUNTING

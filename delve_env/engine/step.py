@@ -35,9 +35,7 @@ from .params import (
     P_PURSE_FACTOR,
     P_START_RATIONS,
     P_TASK,
-    P_TASK_FLOOR,
-    P_TASK_LOCK,
-    TASK_VAULT,
+    TASK_GAME,
 )
 from .party import add_member, equip_item, give_item, swap_positions
 from .quest import update_quest
@@ -46,11 +44,11 @@ from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
 from .struct import clear_slot
 from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
-from .vaults import buy_hint, place_vault, push_plate, set_ring, start_work, stock_vault
+from .tasks import setup_task, update_task
+from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
-TASK_GOLD_PER_FLOOR = 100  # the vault sub-task's purse: two hints' worth
 
 
 @njit(cache=True)
@@ -79,22 +77,9 @@ def reset_slot(s, p, e, seed, party):
     s.gold[e] = START_PURSE * int(p[P_PURSE_FACTOR]) * len(party)
     s.rations[e] = int(p[P_START_RATIONS])
     arrive(s, e, 0, 0, 0)
-    if p[P_TASK] == TASK_VAULT:
-        setup_vault_task(s, p, e, g)
+    if p[P_TASK] != TASK_GAME:
+        setup_task(s, p, e, g)
     s.events[e] = 0
-
-
-@njit(cache=True)
-def setup_vault_task(s, p, e, g):
-    """Delve-Vault-v0: the party stands in a cleared vault room of the task's floor, gold in
-    hand for hints, its first member at the lock; the run ends when it opens or they fall."""
-    f = int(p[P_TASK_FLOOR])
-    r = randint(g, 0, s.num_rooms[e, f])
-    place_vault(s, e, f, r, int(p[P_TASK_LOCK]), g)
-    s.band_kind[e, f, r, :] = -1
-    s.gold[e] = TASK_GOLD_PER_FLOOR * f
-    arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
-    start_work(s, e, s.order[e, 0])
 
 
 @njit(cache=True)
@@ -154,7 +139,10 @@ def step_slot(s, p, e, a, mask, rng):
     invalid = not mask[a]
     if not invalid:
         act(s, p, e, a, rng)
-        update_quest(s, p, e)
+        if p[P_TASK] == TASK_GAME:
+            update_quest(s, e)
+        else:
+            update_task(s, p, e)
     s.achieved[e] |= s.events[e]
     s.steps[e] += 1
     terminated = s.outcome[e] != 0

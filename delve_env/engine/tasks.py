@@ -1,0 +1,74 @@
+"""Sub-tasks for curricula: small hooks that set up and end a slice of the same game.
+
+Delve-Vault-v0 (one lock), Delve-Explore-v0 (one floor: find the map and the stair down) and
+Delve-Combat-v0 (one fight against a floor's band). The rules are the game's own.
+"""
+
+from numba import njit
+
+from .fights import start_fight
+from .monsters import roll_band
+from .moving import arrive
+from .params import P_TASK, P_TASK_FLOOR, P_TASK_LOCK, TASK_COMBAT, TASK_EXPLORE, TASK_VAULT
+from .party import is_standing
+from .rng import randint
+from .tables import EV_LOST, EV_WON, EXPLORE, MAX_MEMBERS
+from .vaults import place_vault, start_work
+
+TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
+
+
+@njit(cache=True)
+def setup_task(s, p, e, g):
+    """Put a freshly generated run at the start of its sub-task (generation RNG g)."""
+    f = int(p[P_TASK_FLOOR])
+    task = p[P_TASK]
+    if task == TASK_EXPLORE:  # on the floor's stair up, as if just come down
+        arrive(s, e, f, s.stair_up[e, f, 0], s.stair_up[e, f, 1])
+        return
+    r = randint(g, 0, s.num_rooms[e, f])
+    if task == TASK_VAULT:  # a cleared vault room, its first member at the lock
+        place_vault(s, e, f, r, int(p[P_TASK_LOCK]), g)
+        s.band_kind[e, f, r, :] = -1
+        s.gold[e] = TASK_GOLD_PER_FLOOR * f
+        arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
+        start_work(s, e, s.order[e, 0])
+    elif task == TASK_COMBAT:  # just through the door of a guarded room
+        if s.band_kind[e, f, r, 0] < 0:
+            roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])
+        arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
+        s.room_entered[e, f, r] = True
+        start_fight(s, p, e, r, s.rng)
+
+
+@njit(cache=True)
+def end(s, e, outcome):
+    s.outcome[e] = outcome
+    s.events[e] |= EV_WON if outcome == 1 else EV_LOST
+
+
+@njit(cache=True)
+def update_task(s, p, e):
+    """A sub-task is won when its goal is reached and lost when it no longer can be: the
+    vault opens / its worker falls; the party goes down the floor's stair / everyone falls;
+    the band is beaten / the party falls or runs."""
+    f = int(p[P_TASK_FLOOR])
+    task = p[P_TASK]
+    anyone = False
+    for m in range(MAX_MEMBERS):
+        anyone = anyone or is_standing(s, e, m)
+    if task == TASK_VAULT:
+        if s.vault_open[e, f]:
+            end(s, e, 1)
+        elif s.mode[e] == EXPLORE:
+            end(s, e, 2)
+    elif task == TASK_EXPLORE:
+        if s.floor[e] > f:
+            end(s, e, 1)
+        elif not anyone or s.floor[e] < f:
+            end(s, e, 2)
+    elif task == TASK_COMBAT and s.mode[e] == EXPLORE:
+        r = s.room_of[e, f, s.y[e], s.x[e]]
+        end(s, e, 1 if anyone and r >= 0 and s.band_kind[e, f, r, 0] < 0 else 2)
+    elif not anyone:
+        end(s, e, 2)
