@@ -4,12 +4,13 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
 
+from . import snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.tables import MODE_NAMES
 from .render import render_rgb, render_text
-from .spaces import action_space, episode_stats, observation_space, restore, snapshot
+from .spaces import action_space, episode_stats, observation_space
 
 
 def check_action(action) -> int:
@@ -21,6 +22,13 @@ def check_action(action) -> int:
     if not 0 <= action < NUM_ACTIONS:
         raise ValueError(f"action {action} is outside Discrete({NUM_ACTIONS})")
     return int(action)
+
+
+def check_seed(seed) -> int:
+    """A seed as a Python int; anything but a non-negative integer raises ValueError."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
+    return int(seed)
 
 
 class DelveEnv(gym.Env):
@@ -81,11 +89,11 @@ class DelveEnv(gym.Env):
         return self.engine.state
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            seed = check_seed(seed)
         super().reset(seed=seed)
         if seed is not None:
-            if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or seed < 0:
-                raise ValueError(f"seed must be a non-negative integer or None, got {seed!r}")
-            seeds = np.array([int(seed) % 2**64], dtype=np.uint64)
+            seeds = np.array([seed % 2**64], dtype=np.uint64)
         elif self._seeded:
             seeds = np.empty(0, dtype=np.uint64)  # the next run from the game's RNG, as autoreset
         else:
@@ -132,17 +140,17 @@ class DelveEnv(gym.Env):
     def render_text(self) -> str:
         return render_text(self.engine.state, self.engine.params, 0)
 
-    def save_state(self) -> dict:
-        """A picklable snapshot of the whole game, for search agents and bug reports."""
-        return {"engine": snapshot(self.engine.state, 0), "running": self._running}
+    def save_state(self) -> bytes:
+        """The whole game as compact bytes (versioned, checksummed, not pickle), for search
+        agents and bug reports."""
+        return snapshot.to_bytes(self.engine.state, 0, {"running": self._running})
 
-    def load_state(self, snap: dict) -> None:
-        """Restore a snapshot taken by `save_state` exactly."""
-        if not isinstance(snap, dict) or "engine" not in snap:
-            raise ValueError("not a snapshot made by DelveEnv.save_state()")
-        restore(self.engine.state, 0, snap["engine"])
+    def load_state(self, data: bytes) -> None:
+        """Restore a `save_state` snapshot exactly; anything else raises `SnapshotError` (a
+        ValueError) and leaves the game as it was."""
+        meta = snapshot.from_bytes(data, self.engine.state, 0)
         self.engine.refresh(np.ones(1, dtype=np.bool_))
-        self._running = bool(snap["running"])
+        self._running = bool(meta.get("running", True))
         self._seeded = True
 
     def _observation(self) -> dict:

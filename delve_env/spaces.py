@@ -1,4 +1,4 @@
-"""Observation and action spaces, and what an env reports beside them (stats, snapshots)."""
+"""Observation and action spaces, and the episode statistics an env reports beside them."""
 
 import numpy as np
 from gymnasium import spaces
@@ -6,10 +6,8 @@ from gymnasium import spaces
 from .engine.actions import NUM_ACTIONS
 from .engine.batch import OBS_SHAPES
 from .engine.observe import MAX_MAP_CODE
-from .engine.state import FIELDS, State
+from .engine.state import State
 from .engine.tables import EVENT_NAMES, KING_SLOT
-
-SNAPSHOT_VERSION = 1
 
 
 def observation_space() -> spaces.Dict:
@@ -45,24 +43,3 @@ def episode_stats(s: State, e: int) -> dict:
         "flights": int(s.stat_flights[e]),
         "achievements": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
     }
-
-
-def snapshot(s: State, e: int) -> dict:
-    """A compact, picklable copy of slot e's whole state."""
-    return {
-        "version": SNAPSHOT_VERSION,
-        "arrays": {name: np.array(a[e]) for name, a in zip(FIELDS, s)},
-    }
-
-
-def restore(s: State, e: int, snap: dict) -> None:
-    """Load a snapshot into slot e; a snapshot of another shape or version raises ValueError."""
-    if not isinstance(snap, dict) or snap.get("version") != SNAPSHOT_VERSION:
-        raise ValueError(f"not a Delve snapshot of version {SNAPSHOT_VERSION}")
-    arrays = snap.get("arrays", {})
-    for name, a in zip(FIELDS, s):
-        saved = arrays.get(name)
-        if not isinstance(saved, np.ndarray) or saved.shape != a[e].shape or saved.dtype != a.dtype:
-            raise ValueError(f"snapshot field {name!r} is missing or does not fit this config")
-    for name, a in zip(FIELDS, s):
-        a[e] = arrays[name]

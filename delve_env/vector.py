@@ -9,6 +9,7 @@ from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.tables import MODE_NAMES
+from .env import check_seed
 from .render import render_text
 from .spaces import action_space, episode_stats, observation_space
 
@@ -39,16 +40,22 @@ class DelveVectorEnv(VectorEnv):
         return self.engine.state
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
         n = self.num_envs
-        if seed is None:
-            seeds = self.np_random.integers(2**63, size=n, dtype=np.uint64)
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-            seeds = (np.arange(n, dtype=np.uint64) + np.uint64(seed % 2**64)).astype(np.uint64)
-        elif isinstance(seed, (list, tuple, np.ndarray)) and len(seed) == n:
-            seeds = np.array([int(x) % 2**64 for x in seed], dtype=np.uint64)
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != n:
+                raise ValueError(
+                    f"seed must be None, a non-negative int or {n} of them, got {seed!r}"
+                )
+            slot_seeds = [check_seed(x) for x in seed]
+            super().reset(seed=slot_seeds[0])
+            seeds = np.array([x % 2**64 for x in slot_seeds], dtype=np.uint64)
+        elif seed is not None:
+            seed = check_seed(seed)
+            super().reset(seed=seed)
+            seeds = np.array([(seed + i) % 2**64 for i in range(n)], dtype=np.uint64)
         else:
-            raise ValueError(f"seed must be None, a non-negative int or {n} ints, got {seed!r}")
+            super().reset(seed=None)
+            seeds = self.np_random.integers(2**63, size=n, dtype=np.uint64)
         self.engine.reset(seeds, np.ones(n, dtype=np.bool_))
         self._done[:] = False
         self._started = True
