@@ -22,6 +22,7 @@ from .tables import (
     SECRET,
     tier_of,
 )
+from .vaults import is_locked_vault
 
 BOOK_XP = 100  # XP-2
 
@@ -58,7 +59,7 @@ def is_book_here(s, e, f, r):
 @njit(cache=True)
 def has_loot(s, e, f, r):
     """Anything left in room r of floor f for LOOT to take (a locked vault keeps its own)."""
-    if s.vault_room[e, f] == r and s.vault_lock[e, f] != 0 and not s.vault_open[e, f]:
+    if is_locked_vault(s, e, f, r):
         return False
     if s.room_gold[e, f, r] > 0 or s.room_map[e, f, r] or is_book_here(s, e, f, r):
         return True
