@@ -35,7 +35,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(265)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(324)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -50,12 +50,17 @@ class DelveEnv(gym.Env):
     | 24 | run away |
     | 25-224 | member a gives pack slot s to member b |
     | 225-264 | member a wears pack slot s |
+    | 265-269 | member m works the vault lock |
+    | 270-285 | wall ring = k (sets the next ring of the tumbler wall) |
+    | 286-321 | push plate cell i |
+    | 322 | buy a plate hint |
+    | 323 | leave the lock |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
     ## Observation space
     A Dict: `map` (uint8, 2 x 15 x 15: egocentric crop and coarse floor view), `party`
-    (5 x 21), `status` (32), `fight` (52), `puzzle` (109), `pack` (5 x 11 x 4), floats in [0, 1].
+    (5 x 21), `status` (32), `fight` (52), `puzzle` (111), `pack` (5 x 11 x 4), floats in [0, 1].
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds

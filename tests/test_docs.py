@@ -1,0 +1,27 @@
+"""The documented tables match the spaces they describe."""
+
+import re
+
+from delve_env import DelveEnv
+from delve_env.engine.actions import NUM_ACTIONS, action_name
+
+
+def test_env_docstring_action_table_matches_the_action_space():
+    doc = DelveEnv.__doc__
+    assert f"`Discrete({NUM_ACTIONS})`" in doc
+    last = 0
+    for first, end, text in re.findall(r"\| (\d+)(?:-(\d+))? \| ([^|]+) \|", doc):
+        first, end = int(first), int(end or first)
+        assert first == last, f"the table skips or repeats index {last}"
+        word = text.split()[0].lower()
+        assert word in action_name(first).lower() or word in ("member", "wall"), (first, text)
+        last = end + 1
+    assert last == NUM_ACTIONS
+
+
+def test_env_docstring_observation_shapes_match_the_space():
+    env = DelveEnv()
+    for key, box in env.observation_space.spaces.items():
+        shape = " x ".join(map(str, box.shape))
+        doc = DelveEnv.__doc__
+        assert f"`{key}`" in doc and shape in doc[doc.index(f"`{key}`") :], key
