@@ -129,9 +129,3 @@ def allocate(num_envs: int, depth: int, height: int, width: int) -> State:
         full = (num_envs,) + tuple(sizes.get(d, d) for d in shape)
         arrays[name] = np.zeros(full, dtype=dtype)
     return State(**arrays)
-
-
-def copy_slot(dst: State, i: int, src: State, j: int) -> None:
-    """Copy env j of `src` into env i of `dst` (same shapes apart from the env axis)."""
-    for a, b in zip(dst, src):
-        a[i] = b[j]
