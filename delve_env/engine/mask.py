@@ -21,10 +21,11 @@ from .actions import (
     A_WAIT,
     A_WORK,
 )
+from .fights import is_foe_alive
 from .loot import has_loot
 from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_VAULT
-from .party import free_pack_slot, wear_slot
+from .party import free_pack_slot, is_standing, wear_slot
 from .tables import (
     EXPLORE,
     FIGHT,
@@ -54,7 +55,7 @@ def mask_explore(s, e, mask):
         mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
         if r >= 0 and is_locked_vault(s, e, f, r):  # VAULT-1: any standing member may work it
             for m in range(MAX_MEMBERS):
-                mask[A_WORK + m] = s.in_party[e, m] and s.hp[e, m] > 0
+                mask[A_WORK + m] = is_standing(s, e, m)
     else:
         mask[A_STAIRS] = True
     for pos in range(MAX_MEMBERS - 1):
@@ -62,7 +63,7 @@ def mask_explore(s, e, mask):
     # PARTY-4: any pack item to any other standing member with room for it
     takes = np.zeros(MAX_MEMBERS, dtype=np.bool_)
     for b in range(MAX_MEMBERS):
-        takes[b] = s.in_party[e, b] and s.hp[e, b] > 0 and free_pack_slot(s, e, b) >= 0
+        takes[b] = is_standing(s, e, b) and free_pack_slot(s, e, b) >= 0
     for a in range(MAX_MEMBERS):
         if not s.in_party[e, a]:
             continue
@@ -70,7 +71,7 @@ def mask_explore(s, e, mask):
             kind = s.item[e, a, NUM_EQUIP + slot]
             if kind == 0:
                 continue
-            mask[A_EQUIP + a * PACK_SLOTS + slot] = s.hp[e, a] > 0 and wear_slot(kind) >= 0
+            mask[A_EQUIP + a * PACK_SLOTS + slot] = is_standing(s, e, a) and wear_slot(kind) >= 0
             for b in range(MAX_MEMBERS):
                 mask[A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + b] = b != a and takes[b]
 
@@ -79,7 +80,7 @@ def mask_explore(s, e, mask):
 def mask_fight(s, e, mask):
     m = s.order[e, s.actor[e]]
     for k in range(MAX_FOES):
-        alive = s.foe_kind[e, k] >= 0 and s.foe_hp[e, k] > 0
+        alive = is_foe_alive(s, e, k)
         mask[A_ATTACK + k] = alive
         mask[A_LUCK + k] = alive and s.luck[e, m] > 0
     mask[A_RUN] = True

@@ -6,10 +6,11 @@ Floats are scaled into [0, 1]; counts with no natural cap are squashed as x / (x
 import numpy as np
 from numba import njit
 
+from .fights import is_foe_alive
 from .loot import has_loot
 from .moving import is_stair_open
 from .params import P_MEAL_PACES
-from .party import level_cost
+from .party import is_standing, level_cost
 from .rooms import has_band
 from .tables import (
     ARMOR,
@@ -137,7 +138,7 @@ def observe_party(s, p, e, out):
             continue
         row = out[m]
         row[0] = 1.0
-        row[1] = 1.0 if s.hp[e, m] > 0 else 0.0
+        row[1] = 1.0 if is_standing(s, e, m) else 0.0
         row[2] = s.hp[e, m] / max(1, s.ceiling[e, m])
         row[3] = squash(s.ceiling[e, m], 20.0)
         row[4] = s.mana[e, m] / s.well[e, m] if s.well[e, m] > 0 else 0.0
@@ -197,9 +198,9 @@ def observe_status(s, p, e, out):
 def observe_fight(s, e, out):
     out[:] = 0
     for k in range(MAX_FOES):
-        kind = s.foe_kind[e, k]
-        if kind < 0 or s.foe_hp[e, k] <= 0:
+        if not is_foe_alive(s, e, k):
             continue
+        kind = s.foe_kind[e, k]
         flags = MONSTERS[kind, M_FLAGS]
         row = k * FOE_FEATURES
         out[row] = 1.0

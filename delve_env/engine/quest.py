@@ -2,8 +2,8 @@
 
 from numba import njit
 
-from .party import is_standing, join_king, share_xp
-from .tables import EV_HUNTING, EV_KING, EV_LOST, EV_WON, KING_SLOT, MAX_MEMBERS
+from .party import join_king, num_standing, share_xp
+from .tables import EV_HUNTING, EV_KING, EV_LOST, EV_WON, KING_SLOT
 
 KING_XP = 100  # XP-2
 
@@ -27,11 +27,8 @@ def update_quest(s, e):
     if s.has_book[e] and s.has_king[e] and not s.hunting[e]:
         s.hunting[e] = True
         s.events[e] |= EV_HUNTING
-    anyone = False
-    for m in range(MAX_MEMBERS):
-        anyone = anyone or is_standing(s, e, m)
     king_dead = s.has_king[e] and s.hp[e, KING_SLOT] <= 0
-    if king_dead or not anyone:
+    if king_dead or num_standing(s, e) == 0:
         s.outcome[e] = 2
         s.events[e] |= EV_LOST
     elif s.floor[e] == 0 and s.has_king[e]:

@@ -10,9 +10,9 @@ from .fights import start_fight
 from .monsters import roll_band
 from .moving import arrive
 from .params import P_TASK, P_TASK_FLOOR, P_TASK_LOCK, TASK_COMBAT, TASK_EXPLORE, TASK_VAULT
-from .party import is_standing
+from .party import num_standing
 from .rng import randint
-from .tables import EV_LOST, EV_WON, EXPLORE, MAX_MEMBERS
+from .tables import EV_LOST, EV_WON, EXPLORE
 from .vaults import place_vault, start_work
 
 TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
@@ -54,9 +54,7 @@ def update_task(s, p, e):
     the band is beaten / the party falls or runs."""
     f = int(p[P_TASK_FLOOR])
     task = p[P_TASK]
-    anyone = False
-    for m in range(MAX_MEMBERS):
-        anyone = anyone or is_standing(s, e, m)
+    anyone = num_standing(s, e) > 0
     if task == TASK_VAULT:
         if s.vault_open[e, f]:
             end(s, e, 1)
