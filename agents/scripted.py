@@ -220,7 +220,7 @@ class ScriptedAgent:
         if spots[y, x]:
             return A_SEARCH
         a = self.walk(s, spots)
-        return a if a is not None else self.walk(s, (tiles == HALL) & ~s.seen[0, f])
+        return a if a is not None else self.walk(s, (tiles == HALL) & (s.fog[0, f] == 0))
 
     def rest_spots(self, s):
         """Tiles where no band wanders: doorways, and rooms with no band in them."""

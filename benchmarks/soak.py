@@ -52,8 +52,9 @@ import numpy as np
 import delve_env
 from delve_env.config import Config
 from delve_env.engine.actions import NUM_ACTIONS
-from delve_env.engine.batch import OBS_SHAPES, Engine
+from delve_env.engine.batch import Engine
 from delve_env.engine.floors import walk_distances
+from delve_env.engine.layout import KEYS
 from delve_env.engine.tables import (
     DOOR,
     FIGHT,
@@ -70,7 +71,7 @@ from delve_env.spaces import observation_space
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_DIR = ROOT / "tests" / "golden"
 PRESETS: dict[str, dict] = {k: dict(v) for k, v in delve_env.IDS.items()}
-OBS_KEYS = tuple(OBS_SHAPES)  # the fixed order of observation keys in a digest record
+OBS_KEYS = tuple(k.name for k in KEYS)  # the fixed order of observation keys in a digest record
 WALKABLE = np.array([HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP])
 MAX_RAISES = 3  # RAISE-1
 POLICY_VERSION = "splitmix64-legal-v1"  # change it if the digest policy below ever changes
@@ -644,9 +645,10 @@ def _check_single_output(rep, obs, rew, term, trunc, info, space, where) -> None
 _PACK = struct.Struct("<d??")
 
 
-def record_bytes(obs: dict, reward, term, trunc, mask, events) -> bytes:
-    """The bytes of one step's record (None for mask or events leaves them out, with a marker)."""
-    parts = [np.ascontiguousarray(obs[k]).tobytes() for k in OBS_KEYS]
+def record_bytes(obs: dict, reward, term, trunc, mask, events, keys=OBS_KEYS) -> bytes:
+    """The bytes of one step's record (None for mask or events leaves them out, with a marker;
+    `keys=()` leaves out the observation: the dynamics alone)."""
+    parts = [np.ascontiguousarray(obs[k]).tobytes() for k in keys]
     parts.append(_PACK.pack(float(reward), bool(term), bool(trunc)))
     parts.append(b"-" if mask is None else np.ascontiguousarray(mask, dtype=np.bool_).tobytes())
     parts.append(b"-" if events is None else struct.pack("<q", int(events)))
@@ -694,16 +696,27 @@ def digest_vector(
     config: dict | None = None,
     lite: bool = False,
     hook: Callable | None = None,
+    dynamics: dict | None = None,
 ) -> dict[str, str]:
     """Digests from the native vector env: seeds are played `batch` at a time (slot i of
     `reset(seed=b)` plays seed b + i), with next-step autoreset (a reset is one record).
 
     lite=True leaves out the event bits, and the mask of an episode's last record (what the SB3
-    adapter cannot report). `hook(venv, call)` runs after each call (negative controls)."""
+    adapter cannot report). `hook(venv, call)` runs after each call (negative controls). A
+    `dynamics` dict is filled with digests of the same records without the observation
+    (rewards, flags, masks, events), so a change of layout alone can be told from a change of
+    the game."""
     seeds = range(seeds.start, seeds.stop) if isinstance(seeds, range) else seeds
     batch = batch or len(seeds)
     cfg = {**PRESETS[env_id], **(config or {})}
     streams = Streams(seeds, steps)
+    bare = Streams(seeds, steps) if dynamics is not None else None
+
+    def add(seed: int, *record) -> None:
+        streams.add(seed, record_bytes(*record))
+        if bare is not None:
+            bare.add(seed, record_bytes(*record, keys=()))
+
     venv = delve_env.make_vec(batch, **cfg)
     for b0 in range(seeds.start, seeds.stop, batch):
         slot_seeds = np.arange(b0, b0 + batch, dtype=np.uint64)
@@ -712,9 +725,7 @@ def digest_vector(
         mask, events = info["action_mask"], venv.state.events
         for i in live:
             o = {k: v[i] for k, v in obs.items()}
-            streams.add(
-                b0 + i, record_bytes(o, 0.0, False, False, mask[i], None if lite else events[i])
-            )
+            add(b0 + i, o, 0.0, False, False, mask[i], None if lite else events[i])
         counts = np.zeros(batch, dtype=np.uint64)
         done = np.zeros(batch, bool)
         for call in range(steps - 1):
@@ -728,19 +739,12 @@ def digest_vector(
             for i in live:
                 o = {k: v[i] for k, v in obs.items()}
                 last = lite and ended[i]
-                streams.add(
-                    b0 + i,
-                    record_bytes(
-                        o,
-                        rew[i],
-                        term[i],
-                        trunc[i],
-                        None if last else mask[i],
-                        None if lite else events[i],
-                    ),
-                )
+                add(b0 + i, o, rew[i], term[i], trunc[i], None if last else mask[i],
+                    None if lite else events[i])  # fmt: skip
             done = ended
     venv.close()
+    if bare is not None:
+        dynamics.update(bare.digests())
     return streams.digests()
 
 
@@ -798,7 +802,7 @@ def digest_sb3(
 
     cfg = {**PRESETS[env_id], **(config or {})}
     n = len(seeds)
-    venv = DelveSB3VecEnv(n, seed=seeds.start, **cfg)
+    venv = DelveSB3VecEnv(n, seed=seeds.start, float_obs=False, **cfg)
     streams = Streams(seeds, steps)
     slot_seeds = np.arange(seeds.start, seeds.stop, dtype=np.uint64)
     obs = venv.reset()
@@ -863,7 +867,8 @@ GOLDEN_SEEDS = range(20)
 GOLDEN_STEPS = 10_000
 
 
-def golden_record(name: str, digests: dict[str, str]) -> dict:
+def golden_record(name: str, digests: dict[str, str], dynamics: dict[str, str]) -> dict:
+    """A golden file: the digests with the observation and, apart, those of the dynamics."""
     env_id, config = GOLDEN_RUNS[name]
     return {
         "name": name,
@@ -875,6 +880,8 @@ def golden_record(name: str, digests: dict[str, str]) -> dict:
         "num_actions": NUM_ACTIONS,
         "combined": combined(digests),
         "digests": digests,
+        "dynamics_combined": combined(dynamics),
+        "dynamics": dynamics,
         "regenerate": "DELVE_REGEN_GOLDEN=1 pytest tests/test_determinism.py "
         "(and say in the commit message which rule changed)",
     }
@@ -1022,7 +1029,7 @@ def _digest_cli(argv: list[str]) -> int:
         "--perturb",
         default=None,
         metavar="SEED:CALL",
-        help="negative control: one more gold coin for that seed at that call",
+        help="negative control: five more gold for that seed at that call",
     )
     a = ap.parse_args(argv)
     start, stop = (int(x) for x in a.seeds.split(":"))
@@ -1034,7 +1041,7 @@ def _digest_cli(argv: list[str]) -> int:
 
         def hook(venv, call):
             if call == p_call:
-                venv.state.gold[(p_seed - start) % batch] += 1
+                venv.state.gold[(p_seed - start) % batch] += 5  # one more unit of the obs
 
         if a.runner != "vector" or (p_seed - start) // batch != 0:
             raise SystemExit("--perturb needs the vector runner and a seed of the first batch")

@@ -8,6 +8,7 @@ from . import snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
+from .engine.layout import views
 from .engine.tables import MODE_NAMES
 from .render import render_rgb, render_text
 from .spaces import action_space, episode_stats, observation_space
@@ -59,8 +60,10 @@ class DelveEnv(gym.Env):
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
     ## Observation space
-    A Dict: `map` (uint8, 2 x 15 x 15: egocentric crop and coarse floor view), `party`
-    (5 x 21), `status` (32), `fight` (52), `puzzle` (111), `pack` (5 x 11 x 4), floats in [0, 1].
+    A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
+    view), `party` (5 x 21), `status` (30), `fight` (52), `puzzle` (111), `pack` (5 x 11 x 4).
+    Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
+    `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
@@ -159,7 +162,7 @@ class DelveEnv(gym.Env):
         self._seeded = True
 
     def _observation(self) -> dict:
-        return {k: v[0].copy() for k, v in self.engine.obs.items()}
+        return views(self.engine.obs_record[0].copy())
 
     def _info(self) -> dict:
         return {

@@ -37,7 +37,7 @@ BAND_COLOUR = np.array([150, 40, 160], dtype=np.uint8)
 def render_floor(s, e: int) -> list[str]:
     """The floor as the party remembers it: '@' the party, 'M' a known band, '$' known loot."""
     f = int(s.floor[e])
-    tiles, seen, room_of = s.tiles[e, f], s.seen[e, f], s.room_of[e, f]
+    tiles, seen, room_of = s.tiles[e, f], s.fog[e, f] > 0, s.room_of[e, f]
     rows = []
     for y in range(tiles.shape[0]):
         row = []
@@ -112,7 +112,7 @@ def render_rgb(s, e: int = 0) -> np.ndarray:
     """The remembered floor as an (H*8, W*8, 3) uint8 picture: the party red, known bands purple;
     the courtyard is a blank picture."""
     f = int(s.floor[e])
-    tiles, seen, room_of = s.tiles[e, f], s.seen[e, f], s.room_of[e, f]
+    tiles, seen, room_of = s.tiles[e, f], s.fog[e, f] > 0, s.room_of[e, f]
     codes = np.where(seen, tiles.astype(np.int64) + 1, 0)
     image = COLOURS[codes]
     if f > 0:

@@ -8,24 +8,35 @@ translated here; the games are the engine's, so slot i still plays `reset(seed=s
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
+from .engine.layout import views
+from .spaces import float_observation_space
 from .vector import DelveVectorEnv
+from .wrappers import float_scales, to_float
 
 
 class DelveSB3VecEnv(VecEnv):
-    """`num_envs` Delve games for SB3 / sb3-contrib (MaskablePPO reads `action_masks`)."""
+    """`num_envs` Delve games for SB3 / sb3-contrib (MaskablePPO reads `action_masks`).
 
-    def __init__(self, num_envs: int = 8, seed: int | None = None, **config):
-        self.venv = DelveVectorEnv(num_envs, **config)
-        super().__init__(
-            num_envs, self.venv.single_observation_space, self.venv.single_action_space
-        )
+    With `float_obs` (the default) observations are float32 in [0, 1] (`FloatObservation`'s
+    scaling), what SB3's `MultiInputPolicy` learns from best; else the engine's uint8.
+    """
+
+    def __init__(self, num_envs: int = 8, seed: int | None = None, float_obs: bool = True,
+                 num_threads: int = 1, **config):  # fmt: skip
+        self.venv = DelveVectorEnv(num_envs, num_threads=num_threads, **config)
+        self._scales = float_scales() if float_obs else None
+        space = float_observation_space() if float_obs else self.venv.single_observation_space
+        super().__init__(num_envs, space, self.venv.single_action_space)
         self._seed = seed
         self._actions = np.zeros(num_envs, dtype=np.int64)
+
+    def _convert(self, obs: dict) -> dict:
+        return obs if self._scales is None else to_float(obs, self._scales)
 
     def reset(self):
         obs, _ = self.venv.reset(seed=self._seed)
         self._seed = None  # later resets continue from each slot's own RNG
-        return obs
+        return self._convert(obs)
 
     def step_async(self, actions) -> None:
         self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
@@ -40,11 +51,11 @@ class DelveSB3VecEnv(VecEnv):
             from .spaces import episode_stats
 
             for e in np.flatnonzero(dones):
-                infos[e]["terminal_observation"] = {k: v[e].copy() for k, v in eng.obs.items()}
+                infos[e]["terminal_observation"] = self._convert(views(eng.obs_record[e].copy()))
                 infos[e]["TimeLimit.truncated"] = bool(eng.truncated[e] and not eng.terminated[e])
                 infos[e]["episode_stats"] = episode_stats(eng.state, e)
             eng.reset(np.empty(0, dtype=np.uint64), dones)
-        obs = {k: v.copy() for k, v in eng.obs.items()}
+        obs = self._convert(views(eng.obs_record.copy()))
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:

@@ -4,19 +4,24 @@ import numpy as np
 from gymnasium import spaces
 
 from .engine.actions import NUM_ACTIONS
-from .engine.batch import OBS_SHAPES
-from .engine.observe import MAX_MAP_CODE
+from .engine.layout import highs
 from .engine.state import State
 from .engine.tables import EVENT_NAMES, KING_SLOT
 
 
 def observation_space() -> spaces.Dict:
-    """ENV.md's Dict of fixed-shape arrays: map codes as uint8, the rest float32 in [0, 1]."""
-    boxes = {}
-    for key, (shape, dtype) in OBS_SHAPES.items():
-        high = MAX_MAP_CODE if dtype == np.uint8 else 1.0
-        boxes[key] = spaces.Box(0, high, shape=shape, dtype=dtype)
-    return spaces.Dict(boxes)
+    """ENV.md's Dict of fixed-shape arrays: uint8 codes, counts and capped amounts, each value
+    bounded by its field's high (engine/layout.py)."""
+    return spaces.Dict(
+        {k: spaces.Box(0, high, shape=high.shape, dtype=np.uint8) for k, high in highs().items()}
+    )
+
+
+def float_observation_space() -> spaces.Dict:
+    """The same Dict as float32 in [0, 1] (what `FloatObservation` gives)."""
+    return spaces.Dict(
+        {k: spaces.Box(0.0, 1.0, shape=high.shape, dtype=np.float32) for k, high in highs().items()}
+    )
 
 
 def action_space() -> spaces.Discrete:

@@ -45,19 +45,23 @@ SHORT = "Delve-v0-short-shaped"  # games of 500 steps: truncations and autoreset
 _computed: dict[str, dict[str, str]] = {}
 
 
-def golden(name: str) -> dict[str, str]:
-    """The committed digests of a golden run (computed fresh when regenerating)."""
+def golden(name: str, part: str = "digests") -> dict[str, str]:
+    """The committed digests of a golden run (computed fresh when regenerating); `part`
+    "dynamics" gives those without the observation bytes."""
     if REGEN:
         if name not in _computed:
             env_id, config = soak.GOLDEN_RUNS[name]
-            _computed[name] = soak.digest_vector(env_id, SEEDS, STEPS, config=config)
-        return _computed[name]
+            _computed[name + "/dynamics"] = {}
+            _computed[name] = soak.digest_vector(
+                env_id, SEEDS, STEPS, config=config, dynamics=_computed[name + "/dynamics"]
+            )
+        return _computed[name if part == "digests" else name + "/dynamics"]
     path = soak.golden_path(name)
     if not path.exists():
         pytest.fail(f"{path} is missing: run DELVE_REGEN_GOLDEN=1 pytest tests/test_determinism.py")
     record = json.loads(path.read_text())
     assert record["policy"] == soak.POLICY_VERSION and record["steps"] == STEPS
-    return record["digests"]
+    return record[part]
 
 
 def against_golden(name: str, digests: dict[str, str]) -> list[str]:
@@ -87,22 +91,28 @@ def result(proc: subprocess.Popen) -> dict:
 
 @pytest.mark.parametrize("name", sorted(soak.GOLDEN_RUNS))
 def test_golden_digests(name):
-    """20 seeds x 10^4 steps in the native vector env equal the committed digests."""
+    """20 seeds x 10^4 steps in the native vector env equal the committed digests: first the
+    dynamics alone (rewards, flags, masks, events), then with the observation bytes."""
     env_id, config = soak.GOLDEN_RUNS[name]
-    digests = soak.digest_vector(env_id, SEEDS, STEPS, config=config)
+    dynamics: dict[str, str] = {}
+    digests = soak.digest_vector(env_id, SEEDS, STEPS, config=config, dynamics=dynamics)
     path = soak.golden_path(name)
     if REGEN:
-        _computed[name] = digests
+        _computed[name], _computed[name + "/dynamics"] = digests, dynamics
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(soak.golden_record(name, digests), indent=1) + "\n")
+        path.write_text(json.dumps(soak.golden_record(name, digests, dynamics), indent=1) + "\n")
         return
-    bad = against_golden(name, digests)
-    assert not bad, (
-        f"{name}: the game changed for seeds {bad}. If a rule changed on purpose, regenerate "
-        "with DELVE_REGEN_GOLDEN=1 pytest tests/test_determinism.py and name the rule in the "
-        "commit message."
+    regen = (
+        "If a rule changed on purpose, regenerate with DELVE_REGEN_GOLDEN=1 pytest "
+        "tests/test_determinism.py and name the rule in the commit message."
     )
-    assert json.loads(path.read_text())["combined"] == soak.combined(digests)
+    bad = soak.mismatches(dynamics, golden(name, "dynamics"))
+    assert not bad, f"{name}: the game's dynamics changed for seeds {bad}. {regen}"
+    bad = against_golden(name, digests)
+    assert not bad, f"{name}: only the observation bytes changed, for seeds {bad}. {regen}"
+    record = json.loads(path.read_text())
+    assert record["combined"] == soak.combined(digests)
+    assert record["dynamics_combined"] == soak.combined(dynamics)
 
 
 def test_golden_runs_reach_autoresets():
@@ -207,12 +217,12 @@ def test_pure_python_engine_matches_compiled():
 
 
 def test_negative_control_state_mutated_mid_run():
-    """One gold coin added to seed 3's game at step 1000 changes seed 3's digest alone."""
+    """Five gold added to seed 3's game at step 1000 change seed 3's digest alone."""
     ref = soak.digest_vector("Delve-v0", range(6), 2_000)
 
     def hook(venv, call):
         if call == 1_000:
-            venv.state.gold[3] += 1
+            venv.state.gold[3] += 5
 
     assert soak.mismatches(soak.digest_vector("Delve-v0", range(6), 2_000, hook=hook), ref) == ["3"]
 
@@ -246,7 +256,7 @@ def test_negative_control_render_with_side_effect(monkeypatch):
     render_text = DelveEnv.render_text
 
     def meddling(self):
-        self.engine.state.gold[0] += 1
+        self.engine.state.gold[0] += 5
         return render_text(self)
 
     monkeypatch.setattr(DelveEnv, "render_text", meddling)
@@ -263,7 +273,7 @@ def test_negative_control_every_record_part_counts():
     base = (obs, 0.0, False, False, info["action_mask"], 0)
     ref = soak.record_bytes(*base)
     flipped_obs = {k: v.copy() for k, v in obs.items()}
-    flipped_obs["pack"].flat[7] += np.float32(1e-7)
+    flipped_obs["pack"].flat[7] ^= 1
     mask = info["action_mask"].copy()
     mask[-1] = ~mask[-1]
     variants = [

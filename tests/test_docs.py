@@ -25,3 +25,16 @@ def test_env_docstring_observation_shapes_match_the_space():
         shape = " x ".join(map(str, box.shape))
         doc = DelveEnv.__doc__
         assert f"`{key}`" in doc and shape in doc[doc.index(f"`{key}`") :], key
+
+
+def test_observation_doc_is_the_generated_layout_table():
+    """docs/OBSERVATION.md carries `layout.markdown()` as generated from the code."""
+    from pathlib import Path
+
+    from delve_env.engine.layout import markdown
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "OBSERVATION.md").read_text()
+    marker = "<!-- generated below -->\n"
+    assert page.split(marker, 1)[1] == markdown(), (
+        "regenerate the table: python -m delve_env.engine.layout"
+    )

@@ -469,7 +469,7 @@ def test_run_away_1_the_party_flees_to_a_random_hall_tile_and_the_band_keeps_its
         assert list(s.band_kind[0, 1, 0, :3]) == [GOBLIN, GOBLIN, -1]
         assert list(s.band_hp[0, 1, 0, :2]) == [2, 4]
         landings.add((x, y))
-        unseen += not snap["seen"][1, y, x]
+        unseen += not snap["fog"][1, y, x]
     assert len(landings) >= 10
     assert unseen > 0
 

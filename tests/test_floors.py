@@ -8,8 +8,8 @@ import pytest
 from delve_env import DelveEnv
 from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
 from delve_env.engine.floors import DX, DY, is_junction, walk_distances
+from delve_env.engine.layout import BAND_HERE, CROP, LOOT_HERE
 from delve_env.engine.moving import search_walls
-from delve_env.engine.observe import BAND_HERE, CROP, LOOT_HERE
 from delve_env.engine.params import P_HEIGHT, P_SEARCH_FIND, P_WIDTH
 from delve_env.engine.tables import (
     DOOR,
@@ -254,13 +254,13 @@ def test_map_4_fog_of_war_remembers_what_the_party_has_seen(scene):
     s = scene.s
     scene.act(A_STAIRS)  # courtyard -> floor 1
     x, y = int(s.x[0]), int(s.y[0])
-    seen = s.seen[0, 1]
+    seen = s.fog[0, 1] > 0
     assert seen.sum() == 9 and seen[y - 1 : y + 2, x - 1 : x + 2].all()
     before = seen.copy()
     d = next(d for d in range(4) if scene.legal(A_MOVE + d))
     scene.act(A_MOVE + d)
     nx, ny = x + DX[d], y + DY[d]
-    after = s.seen[0, 1]
+    after = s.fog[0, 1] > 0
     assert (after | ~before).all()  # nothing forgotten
     assert after[ny - 1 : ny + 2, nx - 1 : nx + 2].all()
     assert after.sum() > before.sum()
@@ -284,7 +284,7 @@ def test_map_4_a_room_becomes_known_when_entered(scene):
     scene.enter_room(1, r)
     assert s.room_known[0, 1, r]
     x0, y0, x1, y1 = s.room_rect[0, 1, r]
-    assert s.seen[0, 1, y0 - 1 : y1 + 2, x0 - 1 : x1 + 2].all()
+    assert (s.fog[0, 1, y0 - 1 : y1 + 2, x0 - 1 : x1 + 2] > 0).all()
     assert s.room_known[0, 1].sum() == 1
 
 
@@ -389,7 +389,7 @@ def test_map_6_holding_the_map_shows_the_layout_but_not_secret_doors(scene_facto
     r = int(np.nonzero(s.room_map[0, 1])[0][0])
     sc.stand_in_room(1, r)
     sc.act(A_LOOT)
-    seen = s.seen[0, 1]
+    seen = s.fog[0, 1] > 0
     assert seen[np.isin(t, WALKABLE)].all()
     assert not seen[t == SECRET].any()
 

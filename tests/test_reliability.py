@@ -232,9 +232,9 @@ def test_negative_control_output_checks():
         return " | ".join(soak.check_vector_outputs(**args))
 
     assert "map: outside" in bad(obs=lambda o: o["map"].__setitem__((1, 0, 0, 0), 200))
-    assert "party: not finite" in bad(obs=lambda o: o["party"].__setitem__((2, 0, 0), np.nan))
-    assert "status: outside" in bad(obs=lambda o: o["status"].__setitem__((0, 0), -0.5))
-    o64 = {k: v.astype(np.float64) if v.dtype == np.float32 else v for k, v in obs.items()}
+    assert "party: outside" in bad(obs=lambda o: o["party"].__setitem__((2, 0, 14), 200))
+    assert "status: outside" in bad(obs=lambda o: o["status"].__setitem__((0, 0), 2))
+    o64 = {k: v.astype(np.float64) for k, v in obs.items()}
     assert "float64" in " ".join(soak.check_obs_batch(o64, 3))
     assert "rewards not finite" in bad(rew=lambda r: r.__setitem__(1, np.inf))
     assert "empty mask" in bad(info=lambda i: i["action_mask"].__setitem__(2, False))

@@ -16,7 +16,7 @@ def test_rgb_array_draws_the_remembered_floor_with_the_party():
     assert image.shape == (24 * TILE_PX, 48 * TILE_PX, 3) and image.dtype == np.uint8
     y, x = int(s.y[0]) * TILE_PX, int(s.x[0]) * TILE_PX
     assert (image[y, x] == PARTY_COLOUR).all()
-    unseen = np.argwhere(~s.seen[0, 1])[0] * TILE_PX
+    unseen = np.argwhere(s.fog[0, 1] == 0)[0] * TILE_PX
     assert (image[unseen[0], unseen[1]] == 0).all()  # fog is black
 
 

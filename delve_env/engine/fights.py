@@ -9,6 +9,7 @@ from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK
 from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
 from .quest import free_king
 from .rng import chance, randint, roll
+from .state import DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_SKILLS,
@@ -121,6 +122,7 @@ def absorb(s, e, m, damage):
         if av > 0:
             damage = max(0, damage - av)
             s.item_dv[e, m, slot] -= 1
+            s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
     return damage
 
 
@@ -155,6 +157,7 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     bonus = skill_bonus(s, e, m, rng) + s.atk[e, m]
     if use_luck:
         s.luck[e, m] -= 1  # LUCK-2
+        s.dirty[e] |= DIRTY_PARTY
         bonus += roll(rng, e, 1)
     hits, ties = 0, 0
     for _ in range(num_attacks):
@@ -252,6 +255,7 @@ def end_turn(s, p, e, rng):
             return
         nxt = first_standing_position(s, e, 0)
     s.actor[e] = nxt
+    s.dirty[e] |= DIRTY_PARTY  # the acting member
 
 
 @njit(cache=True)

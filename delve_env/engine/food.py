@@ -4,6 +4,7 @@ from numba import njit
 
 from .params import P_HEAL_PACES, P_MEAL_PACES
 from .party import heal, is_standing, wound
+from .state import DIRTY_PARTY
 from .tables import EV_HUNGER, MAX_MEMBERS
 
 
@@ -37,3 +38,4 @@ def pass_pace(s, p, e, rng):
             heal(s, e, m, 1)
             if is_standing(s, e, m):
                 s.mana[e, m] = min(s.well[e, m], s.mana[e, m] + 1)
+                s.dirty[e] |= DIRTY_PARTY

@@ -26,6 +26,7 @@ from .loot import has_loot
 from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_VAULT
 from .party import free_pack_slot, is_standing, wear_slot
+from .state import DIRTY_ALL, DIRTY_PACK
 from .tables import (
     EXPLORE,
     FIGHT,
@@ -42,7 +43,9 @@ from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
 @njit(cache=True)
-def mask_explore(s, e, mask):
+def mask_ground(s, e, mask):
+    """The explore actions that depend on where the party stands: moves, wait, search, stairs,
+    loot, working a vault lock; and the marching order's swaps. Writes every one of them."""
     f = s.floor[e]
     if f > 0:
         for d in range(4):
@@ -53,14 +56,22 @@ def mask_explore(s, e, mask):
         r = s.room_of[e, f, s.y[e], s.x[e]]
         mask[A_STAIRS] = (tile == STAIR_DOWN or tile == STAIR_UP) and is_stair_open(s, e)
         mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
-        if r >= 0 and is_locked_vault(s, e, f, r):  # VAULT-1: any standing member may work it
-            for m in range(MAX_MEMBERS):
-                mask[A_WORK + m] = is_standing(s, e, m)
-    else:
-        mask[A_STAIRS] = True
+        vault = r >= 0 and is_locked_vault(s, e, f, r)  # VAULT-1: any standing member
+        for m in range(MAX_MEMBERS):
+            mask[A_WORK + m] = vault and is_standing(s, e, m)
+    else:  # COURT-1: the courtyard's choices are its stair (and the order, the packs)
+        for a in range(A_MOVE, A_LOOT + 1):
+            mask[a] = a == A_STAIRS
+        mask[A_WORK : A_WORK + MAX_MEMBERS] = False
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0
-    # PARTY-4: any pack item to any other standing member with room for it
+
+
+@njit(cache=True)
+def mask_items(s, e, mask):
+    """PARTY-4 outside fights: any pack item to any other standing member with room for it;
+    wearing what can be worn. Depends only on the packs and who stands (DIRTY_PACK)."""
+    mask[A_GIVE:A_WORK] = False
     takes = np.zeros(MAX_MEMBERS, dtype=np.bool_)
     for b in range(MAX_MEMBERS):
         takes[b] = is_standing(s, e, b) and free_pack_slot(s, e, b) >= 0
@@ -111,18 +122,26 @@ def mask_lock(s, p, e, mask):
 
 
 @njit(cache=True)
-def legal_mask(s, p, e, mask):
+def legal_mask(s, p, e, mask, full):
     """Write env e's legal actions into the bool row `mask`.
 
+    Exploring on, only the actions that depend on where the party stands are rewritten unless
+    the packs changed (DIRTY_PACK); `full` (and any change of screen) recomputes the whole row.
     Once the run is over only 'wait' stays unmasked, so a mask is never empty (maskable
     policies sample from it); stepping an ended env is refused by the Gymnasium layer.
     """
+    dirty = DIRTY_ALL if full else s.dirty[e]
+    if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:
+        mask_ground(s, e, mask)
+        if dirty & DIRTY_PACK:
+            mask_items(s, e, mask)
+        return
     mask[:] = False
     if s.outcome[e] != 0:
         mask[A_WAIT] = True
-        return
-    if s.mode[e] == EXPLORE:
-        mask_explore(s, e, mask)
+    elif s.mode[e] == EXPLORE:
+        mask_ground(s, e, mask)
+        mask_items(s, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:

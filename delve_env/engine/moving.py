@@ -7,7 +7,18 @@ from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .tables import DOOR, EV_NEW_FLOOR, EV_SECRET, HALL, SECRET, STAIR_DOWN, STAIR_UP, VIEW
+from .state import DIRTY_MAP, DIRTY_PUZZLE, ROOM_MARK
+from .tables import (
+    DOOR,
+    EV_NEW_FLOOR,
+    EV_SECRET,
+    HALL,
+    ROCK,
+    SECRET,
+    STAIR_DOWN,
+    STAIR_UP,
+    VIEW,
+)
 
 COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP = 1, 2, 3, 4
 
@@ -15,22 +26,25 @@ COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP = 1, 2, 3, 4
 @njit(cache=True)
 def remember(s, e, f, x0, y0, x1, y1):
     """MAP-4: the party now remembers tiles x0..x1, y0..y1 (clipped to the floor), in the fog
-    map and in the coarse floor view (each block keeps the most telling thing seen in it)."""
+    map (`fog`: the tile's map code, a secret door as rock, a room's tiles marked with the
+    room) and in the coarse floor view (each block keeps the most telling thing seen in it)."""
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     bh, bw = (H + VIEW - 1) // VIEW, (W + VIEW - 1) // VIEW
     for y in range(max(0, y0), min(H - 1, y1) + 1):
         for x in range(max(0, x0), min(W - 1, x1) + 1):
-            s.seen[e, f, y, x] = True
             tile = s.tiles[e, f, y, x]
+            r = s.room_of[e, f, y, x]
+            s.fog[e, f, y, x] = ROOM_MARK + r if r >= 0 else 1 + (ROCK if tile == SECRET else tile)
             code = COARSE_SEEN
             if tile == STAIR_DOWN:
                 code = COARSE_DOWN
             elif tile == STAIR_UP:
                 code = COARSE_UP
-            elif s.room_of[e, f, y, x] >= 0:
+            elif r >= 0:
                 code = COARSE_ROOM
             if code > s.coarse[e, f, y // bh, x // bw]:
                 s.coarse[e, f, y // bh, x // bw] = code
+    s.dirty[e] |= DIRTY_MAP
 
 
 @njit(cache=True)
@@ -63,10 +77,13 @@ def step_party(s, e, d):
     """MAP-3: one tile in direction d. Returns the room entered through a door, else -1."""
     f = s.floor[e]
     from_door = s.tiles[e, f, s.y[e], s.x[e]] == DOOR
+    was = s.room_of[e, f, s.y[e], s.x[e]]
     s.x[e] += DX[d]
     s.y[e] += DY[d]
     look_around(s, e)
     r = s.room_of[e, f, s.y[e], s.x[e]]
+    if r != was:  # the puzzle shows the lock of the room the party stands in
+        s.dirty[e] |= DIRTY_PUZZLE
     return r if from_door else -1
 
 
@@ -98,6 +115,7 @@ def is_stair_open(s, e):
 def arrive(s, e, f, x, y):
     """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1)."""
     s.floor[e], s.x[e], s.y[e] = f, x, y
+    s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE
     if not s.floor_visited[e, f]:
         s.floor_visited[e, f] = True
         s.stat_deepest[e] = max(s.stat_deepest[e], f)
@@ -124,4 +142,5 @@ def land_in_hall(s, e, rng):
     """RUN-AWAY-1: a random plain hall tile of the floor (never a room, never a stair)."""
     x, y = random_tile(s.tiles[e, s.floor[e]], HALL, rng, e)
     s.x[e], s.y[e] = x, y
+    s.dirty[e] |= DIRTY_PUZZLE
     look_around(s, e)

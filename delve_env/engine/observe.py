@@ -1,118 +1,197 @@
-"""The observation: fixed-shape arrays written in place for env e (ENV.md, Observation).
+"""The observation: env e's uint8 record (`layout.py`), written in place.
 
-Floats are scaled into [0, 1]; counts with no natural cap are squashed as x / (x + k).
+A step rewrites only the parts of the record its mechanics marked dirty (`state.DIRTY_*`);
+`status` every step, `fight` and `puzzle` every step of a fight or a lock. `full=True` (after a
+reset or a load) recomputes everything from the state, and gives the very same bytes.
 """
 
 import numpy as np
 from numba import njit
 
 from .fights import is_foe_alive
+from .layout import (
+    BAND_HERE,
+    COARSE_PARTY,
+    CROP,
+    FIGHT_AT,
+    FIGHT_BYTES,
+    FIGHT_FOES,
+    FIGHT_ROUND,
+    FOE_ALIVE,
+    FOE_ATTACK,
+    FOE_EATER,
+    FOE_HP,
+    FOE_KIND,
+    FOE_MAX,
+    FOE_RANGED,
+    FOE_ROW,
+    FOE_UNDEAD,
+    LOOT_HERE,
+    MAP_AT,
+    MAP_BYTES,
+    OFF_MAP,
+    PACK_AT,
+    PACK_BYTES,
+    PACK_DV,
+    PACK_KIND,
+    PACK_KNOWN,
+    PACK_ROW,
+    PACK_WEAR,
+    PARTY_ACTING,
+    PARTY_ARMOR,
+    PARTY_AT,
+    PARTY_ATTACK,
+    PARTY_BYTES,
+    PARTY_CEILING,
+    PARTY_CLASS,
+    PARTY_DAMAGE,
+    PARTY_HP,
+    PARTY_LEVEL,
+    PARTY_LUCK,
+    PARTY_MANA,
+    PARTY_MEMBER,
+    PARTY_POSITION,
+    PARTY_RAISED,
+    PARTY_ROW,
+    PARTY_STANDING,
+    PARTY_WELL,
+    PARTY_XP,
+    PUZZLE_AT,
+    PUZZLE_BYTES,
+    PUZZLE_HINT,
+    PUZZLE_HINT_PRICE,
+    PUZZLE_HISTORY,
+    PUZZLE_LIT,
+    PUZZLE_PUSHED,
+    PUZZLE_RINGS,
+    PUZZLE_SIZE,
+    PUZZLE_SYMBOLS,
+    STATUS_AT,
+    STATUS_BOOK,
+    STATUS_BYTES,
+    STATUS_COURTYARD,
+    STATUS_DEEPEST_MAP,
+    STATUS_DEPTH,
+    STATUS_FLOOR,
+    STATUS_GOLD,
+    STATUS_HOURS,
+    STATUS_HUNTING,
+    STATUS_IN_ROOM,
+    STATUS_KING,
+    STATUS_LOOT,
+    STATUS_MAP_HELD,
+    STATUS_MEAL,
+    STATUS_MODE,
+    STATUS_ON_DOWN,
+    STATUS_ON_UP,
+    STATUS_PAGES,
+    STATUS_RATIONS,
+    STATUS_STAIR_OPEN,
+)
 from .loot import has_loot
 from .moving import is_stair_open
 from .params import P_MEAL_PACES
 from .party import is_standing, level_cost
 from .rooms import has_band
+from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
     ARMOR,
+    FIGHT,
     I_AV,
     I_DICE,
-    I_DV,
     I_FLAT,
     ITEMS,
     M_ATK,
     M_FLAGS,
-    MAX_DEPTH,
     MAX_FOES,
     MAX_MEMBERS,
     MAX_PLATE,
     MAX_ROOMS,
-    MAX_SYMBOLS,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
     MF_RANGED,
     MF_UNDEAD,
     MONSTERS,
-    NUM_CLASSES,
     NUM_ITEM_SLOTS,
-    NUM_ITEMS,
-    NUM_MODES,
-    NUM_MONSTERS,
     NUM_SPELLS,
     OFF_HAND,
+    PLATE,
     READY,
-    ROCK,
     ROOM,
-    SECRET,
     STAIR_DOWN,
     STAIR_UP,
-    VIEW,
+    WALL,
     WALL_HISTORY,
     WALL_LOCK,
     WALL_RINGS,
 )
 from .vaults import hint_price, num_symbols, plate_size
 
-CROP = VIEW  # the egocentric window is CROP x CROP, the party in the middle
-# map codes: 0 fog, 1 + tile for seen tiles (a secret door shows as rock), then these
-OFF_MAP, BAND_HERE, LOOT_HERE = 8, 9, 10
-MAX_MAP_CODE = 10
-COARSE_PARTY = 5  # above moving.COARSE_* codes
-STATUS_SIZE = 32
-PARTY_FEATURES = 21
-FOE_FEATURES = 8
-FIGHT_SIZE = MAX_FOES * FOE_FEATURES + 4
-# wall rings set, guesses with answers, plate lit and pushed, then symbols, plate size, hint
-# price and the cell a hint shows
-PUZZLE_SIZE = WALL_RINGS + WALL_HISTORY * (WALL_RINGS + 1) + 2 * MAX_PLATE * MAX_PLATE + 4
-PACK_FEATURES = 4
+CAP = 255
 
 
 @njit(cache=True)
-def squash(x, k):
-    return x / (x + k) if x > 0 else 0.0
+def cap(x):
+    """A non-negative amount as a byte (past 255 it reads 255)."""
+    return min(CAP, max(0, x))
 
 
 @njit(cache=True)
-def room_codes(s, e, f, codes):
-    """What a known, entered room shows on the map: a band, loot, or plain floor."""
-    for r in range(s.num_rooms[e, f]):
-        codes[r] = 1 + ROOM
-        if s.room_known[e, f, r] and s.room_entered[e, f, r]:
-            if has_band(s, e, f, r):
-                codes[r] = BAND_HERE
-            elif has_loot(s, e, f, r):
-                codes[r] = LOOT_HERE
+def room_code(s, e, f, r):
+    """The map code room r's tiles show: its band, else its loot, once entered; else room."""
+    if s.room_entered[e, f, r] and s.room_known[e, f, r]:
+        if has_band(s, e, f, r):
+            return BAND_HERE
+        if has_loot(s, e, f, r):
+            return LOOT_HERE
+    return 1 + ROOM
+
+
+@njit(cache=True)
+def update_room_code(s, e):
+    """What a room shows changes only while the party stands in it (its band beaten, its loot
+    taken, its vault opened): keep that room's code up to date."""
+    f = s.floor[e]
+    if f == 0:
+        return
+    r = s.room_of[e, f, s.y[e], s.x[e]]
+    if r >= 0:
+        code = room_code(s, e, f, r)
+        if code != s.room_code[e, f, r]:
+            s.room_code[e, f, r] = code
+            s.dirty[e] |= DIRTY_MAP
 
 
 @njit(cache=True)
 def observe_map(s, e, out):
-    """Channel 0: the egocentric crop. Channel 1: a coarse view of the whole floor.
-
-    Crop codes: 0 fog, 1 + tile for remembered tiles (a secret door shows as rock), a known
-    room's band or loot over its floor, OFF_MAP past the edge.
-    """
-    out[:] = 0
+    """Channel 0: the CROP x CROP tiles around the party as remembered (`fog`, rooms shown
+    by their code). Channel 1: the coarse view of the whole floor, the party's block marked."""
     f = s.floor[e]
     if f == 0:
+        out[:] = 0
         return
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
-    tiles, seen, room_of = s.tiles[e, f], s.seen[e, f], s.room_of[e, f]
-    codes = np.empty(MAX_ROOMS, dtype=np.uint8)
-    room_codes(s, e, f, codes)
+    H, W = s.fog.shape[2], s.fog.shape[3]
+    fog = s.fog[e, f]
+    codes = np.arange(ROOM_MARK + MAX_ROOMS).astype(np.uint8)  # fog byte -> map code
+    codes[ROOM_MARK:] = s.room_code[e, f]
     half = CROP // 2
+    x0 = s.x[e] - half
     for i in range(CROP):
         y = s.y[e] - half + i
+        row = out[i * CROP : (i + 1) * CROP]
+        if y < 0 or y >= H:
+            row[:] = OFF_MAP
+            continue
         for j in range(CROP):
-            x = s.x[e] - half + j
-            if x < 0 or y < 0 or x >= W or y >= H:
-                out[0, i, j] = OFF_MAP
-            elif seen[y, x]:
-                tile = tiles[y, x]
-                r = room_of[y, x]
-                out[0, i, j] = codes[r] if r >= 0 else 1 + (ROCK if tile == SECRET else tile)
-    out[1] = s.coarse[e, f]
+            x = x0 + j
+            row[j] = codes[fog[y, x]] if 0 <= x < W else OFF_MAP
+    coarse = s.coarse[e, f]
+    n = CROP * CROP
+    for i in range(CROP):
+        for j in range(CROP):
+            out[n + i * CROP + j] = coarse[i, j]
     ch, cw = (H + CROP - 1) // CROP, (W + CROP - 1) // CROP
-    out[1, s.y[e] // ch, s.x[e] // cw] = COARSE_PARTY
+    out[n + (s.y[e] // ch) * CROP + s.x[e] // cw] = COARSE_PARTY
 
 
 @njit(cache=True)
@@ -129,69 +208,68 @@ def armor_value(s, e, m):
 @njit(cache=True)
 def observe_party(s, p, e, out):
     out[:] = 0
-    pos_of = np.full(MAX_MEMBERS, -1)
     for pos in range(MAX_MEMBERS):
-        if s.order[e, pos] >= 0:
-            pos_of[s.order[e, pos]] = pos
+        m = s.order[e, pos]
+        if m >= 0:
+            out[m * PARTY_ROW + PARTY_POSITION] = pos + 1
+    acting = s.order[e, s.actor[e]] if s.actor[e] >= 0 and s.outcome[e] == 0 else -1
     for m in range(MAX_MEMBERS):
         if not s.in_party[e, m]:
             continue
-        row = out[m]
-        row[0] = 1.0
-        row[1] = 1.0 if is_standing(s, e, m) else 0.0
-        row[2] = s.hp[e, m] / max(1, s.ceiling[e, m])
-        row[3] = squash(s.ceiling[e, m], 20.0)
-        row[4] = s.mana[e, m] / s.well[e, m] if s.well[e, m] > 0 else 0.0
-        row[5] = squash(s.well[e, m], 10.0)
-        row[6] = min(1.0, s.level[e, m] / 20.0)
-        row[7] = min(1.0, s.xp[e, m] / level_cost(p, s.level[e, m]))
-        row[8 + s.cls[e, m]] = 1.0
-        row[8 + NUM_CLASSES] = s.luck[e, m] / 3.0
-        row[9 + NUM_CLASSES] = s.raised[e, m] / 3.0
-        row[10 + NUM_CLASSES] = (pos_of[m] + 1) / MAX_MEMBERS
-        is_actor = s.actor[e] >= 0 and s.order[e, s.actor[e]] == m
-        row[11 + NUM_CLASSES] = 1.0 if is_actor and s.outcome[e] == 0 else 0.0
+        row = out[m * PARTY_ROW : (m + 1) * PARTY_ROW]
+        row[PARTY_MEMBER] = 1
+        row[PARTY_STANDING] = 1 if is_standing(s, e, m) else 0
+        row[PARTY_HP] = cap(s.hp[e, m])
+        row[PARTY_CEILING] = cap(s.ceiling[e, m])
+        row[PARTY_MANA] = cap(s.mana[e, m])
+        row[PARTY_WELL] = cap(s.well[e, m])
+        row[PARTY_LEVEL] = cap(s.level[e, m])
+        row[PARTY_XP] = min(100, 100 * int(s.xp[e, m]) // level_cost(p, s.level[e, m]))
+        row[PARTY_CLASS + s.cls[e, m]] = 1
+        row[PARTY_LUCK] = s.luck[e, m]
+        row[PARTY_RAISED] = s.raised[e, m]
+        row[PARTY_ACTING] = 1 if m == acting else 0
         kind = s.item[e, m, READY]
-        dmg = 2.0 if kind == 0 else 3.5 * ITEMS[kind, I_DICE] + ITEMS[kind, I_FLAT]
-        row[12 + NUM_CLASSES] = squash(max(0.0, dmg - s.item_wear[e, m, READY]), 7.0)
-        row[13 + NUM_CLASSES] = squash(armor_value(s, e, m), 3.0)
-        row[14 + NUM_CLASSES] = squash(s.atk[e, m], 2.0)
+        dice, flat = (0, 2) if kind == 0 else (ITEMS[kind, I_DICE], ITEMS[kind, I_FLAT])
+        row[PARTY_DAMAGE] = cap(7 * int(dice) + 2 * (int(flat) - int(s.item_wear[e, m, READY])))
+        row[PARTY_ARMOR] = cap(armor_value(s, e, m))
+        row[PARTY_ATTACK] = cap(s.atk[e, m])
 
 
 @njit(cache=True)
 def observe_status(s, p, e, out):
     out[:] = 0
     f = s.floor[e]
-    out[s.mode[e]] = 1.0
-    out[NUM_MODES] = f / MAX_DEPTH
-    out[NUM_MODES + 1] = (s.floor_visited.shape[1] - 1) / MAX_DEPTH
-    out[NUM_MODES + 2] = squash(s.gold[e], 100.0)
-    out[NUM_MODES + 3] = squash(s.rations[e], 20.0)
-    out[NUM_MODES + 4] = min(1.0, (p[P_MEAL_PACES] - s.meal_clock[e]) / (2 * p[P_MEAL_PACES]))
-    # NUM_MODES + 5 .. + 8: the four effect timers (EFFECT-1), zero until effects exist
-    out[NUM_MODES + 9] = 1.0 if (s.maps_held[e] >> f) & 1 else 0.0
-    out[NUM_MODES + 10] = 1.0 if s.has_book[e] else 0.0
-    out[NUM_MODES + 11] = 1.0 if s.has_king[e] else 0.0
-    out[NUM_MODES + 12] = 1.0 if s.hunting[e] else 0.0
+    out[STATUS_MODE + s.mode[e]] = 1
+    out[STATUS_FLOOR] = f
+    out[STATUS_DEPTH] = s.floor_visited.shape[1] - 1
+    out[STATUS_GOLD] = cap(s.gold[e] // 5)
+    out[STATUS_RATIONS] = cap(s.rations[e])
+    out[STATUS_MEAL] = cap(int(p[P_MEAL_PACES]) - s.meal_clock[e])
+    # STATUS_EFFECTS: the four effect timers (EFFECT-1), zero until effects exist
+    out[STATUS_MAP_HELD] = (s.maps_held[e] >> f) & 1
+    out[STATUS_BOOK] = 1 if s.has_book[e] else 0
+    out[STATUS_KING] = 1 if s.has_king[e] else 0
+    out[STATUS_HUNTING] = 1 if s.hunting[e] else 0
     pages = 0
     for spell in range(NUM_SPELLS):
         pages += s.pages_held[e, spell] + s.book_pages[e, spell]
-    out[NUM_MODES + 13] = squash(pages, 5.0)
+    out[STATUS_PAGES] = cap(pages)
     if f > 0:
         tile = s.tiles[e, f, s.y[e], s.x[e]]
         r = s.room_of[e, f, s.y[e], s.x[e]]
-        out[NUM_MODES + 14] = 1.0 if tile == STAIR_DOWN else 0.0
-        out[NUM_MODES + 15] = 1.0 if tile == STAIR_UP else 0.0
-        out[NUM_MODES + 16] = 1.0 if tile == STAIR_DOWN and is_stair_open(s, e) else 0.0
-        out[NUM_MODES + 17] = 1.0 if r >= 0 else 0.0
-        out[NUM_MODES + 18] = 1.0 if r >= 0 and has_loot(s, e, f, r) else 0.0
+        out[STATUS_ON_DOWN] = 1 if tile == STAIR_DOWN else 0
+        out[STATUS_ON_UP] = 1 if tile == STAIR_UP else 0
+        out[STATUS_STAIR_OPEN] = 1 if tile == STAIR_DOWN and is_stair_open(s, e) else 0
+        out[STATUS_IN_ROOM] = 1 if r >= 0 else 0
+        out[STATUS_LOOT] = 1 if r >= 0 and has_loot(s, e, f, r) else 0
     deepest = 0
     for g in range(s.floor_visited.shape[1]):
         if (s.maps_held[e] >> g) & 1:
             deepest = g
-    out[NUM_MODES + 19] = deepest / MAX_DEPTH
-    out[NUM_MODES + 20] = squash(s.pace[e], 1000.0)
-    out[NUM_MODES + 21] = 1.0 if f == 0 else 0.0
+    out[STATUS_DEEPEST_MAP] = deepest
+    out[STATUS_HOURS] = cap(s.pace[e] // 60)
+    out[STATUS_COURTYARD] = 1 if f == 0 else 0
 
 
 @njit(cache=True)
@@ -202,17 +280,18 @@ def observe_fight(s, e, out):
             continue
         kind = s.foe_kind[e, k]
         flags = MONSTERS[kind, M_FLAGS]
-        row = k * FOE_FEATURES
-        out[row] = 1.0
-        out[row + 1] = (kind + 1) / NUM_MONSTERS
-        out[row + 2] = s.foe_hp[e, k] / max(1, s.foe_max[e, k])
-        out[row + 3] = squash(s.foe_max[e, k], 10.0)
-        out[row + 4] = squash(MONSTERS[kind, M_ATK], 3.0)
-        out[row + 5] = 1.0 if flags & MF_RANGED else 0.0
-        out[row + 6] = 1.0 if flags & MF_UNDEAD else 0.0
-        out[row + 7] = 1.0 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0.0
-    # the last four: bribe chance, bribe price (BRIBE-1), round, sneak phase
-    out[MAX_FOES * FOE_FEATURES + 2] = squash(s.fight_round[e], 5.0)
+        row = out[FIGHT_FOES + k * FOE_ROW : FIGHT_FOES + (k + 1) * FOE_ROW]
+        row[FOE_ALIVE] = 1
+        row[FOE_KIND] = kind + 1
+        row[FOE_HP] = cap(s.foe_hp[e, k])
+        row[FOE_MAX] = cap(s.foe_max[e, k])
+        row[FOE_ATTACK] = cap(MONSTERS[kind, M_ATK])
+        row[FOE_RANGED] = 1 if flags & MF_RANGED else 0
+        row[FOE_UNDEAD] = 1 if flags & MF_UNDEAD else 0
+        row[FOE_EATER] = 1 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0
+    # FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE (BRIBE-1) and FIGHT_SNEAK: zero until they exist
+    if s.mode[e] == FIGHT:
+        out[FIGHT_ROUND] = cap(s.fight_round[e])
 
 
 @njit(cache=True)
@@ -223,11 +302,11 @@ def observe_pack(s, e, out):
             kind = s.item[e, m, slot]
             if kind == 0:
                 continue
-            out[m, slot, 0] = kind / (NUM_ITEMS - 1)
-            out[m, slot, 1] = 1.0 if s.item_known[e, m, slot] else 0.0
-            out[m, slot, 2] = squash(s.item_wear[e, m, slot], 2.0)
-            dv = ITEMS[kind, I_DV]
-            out[m, slot, 3] = s.item_dv[e, m, slot] / dv if dv > 0 else 0.0
+            at = (m * NUM_ITEM_SLOTS + slot) * PACK_ROW
+            out[at + PACK_KIND] = kind
+            out[at + PACK_KNOWN] = 1 if s.item_known[e, m, slot] else 0
+            out[at + PACK_WEAR] = cap(s.item_wear[e, m, slot])
+            out[at + PACK_DV] = cap(s.item_dv[e, m, slot])
 
 
 @njit(cache=True)
@@ -237,38 +316,46 @@ def observe_puzzle(s, e, out):
     f = s.floor[e]
     if f == 0 or s.vault_lock[e, f] == 0 or s.room_of[e, f, s.y[e], s.x[e]] != s.vault_room[e, f]:
         return
-    i = 0
-    for ring in range(WALL_RINGS):
-        if ring < s.wall_num_set[e, f]:
-            out[i] = (s.wall_set[e, f, ring] + 1) / MAX_SYMBOLS
-        i += 1
+    for ring in range(s.wall_num_set[e, f]):
+        out[PUZZLE_RINGS + ring] = s.wall_set[e, f, ring] + 1
     for h in range(WALL_HISTORY):
         guess = s.wall_history[e, f, h]
+        if guess[0] < 0:
+            continue
+        at = PUZZLE_HISTORY + h * (WALL_RINGS + 1)
         for ring in range(WALL_RINGS):
-            out[i] = (guess[ring] + 1) / MAX_SYMBOLS if guess[ring] >= 0 else 0.0
-            i += 1
-        out[i] = (guess[WALL_RINGS] + 1) / (WALL_RINGS + 1) if guess[0] >= 0 else 0.0
-        i += 1
+            out[at + ring] = guess[ring] + 1
+        out[at + WALL_RINGS] = guess[WALL_RINGS] + 1
     for r in range(MAX_PLATE):
         for c in range(MAX_PLATE):
-            out[i] = 1.0 if s.plate_lit[e, f, r, c] else 0.0
-            out[i + MAX_PLATE * MAX_PLATE] = 1.0 if s.plate_pushed[e, f, r, c] else 0.0
-            i += 1
-    i += MAX_PLATE * MAX_PLATE
+            out[PUZZLE_LIT + r * MAX_PLATE + c] = 1 if s.plate_lit[e, f, r, c] else 0
+            out[PUZZLE_PUSHED + r * MAX_PLATE + c] = 1 if s.plate_pushed[e, f, r, c] else 0
     if s.vault_lock[e, f] == WALL_LOCK:
-        out[i] = num_symbols(f) / MAX_SYMBOLS
+        out[PUZZLE_SYMBOLS] = num_symbols(f)
     else:
-        out[i + 1] = plate_size(f) / MAX_PLATE
-        out[i + 2] = squash(hint_price(s, e), 100.0)
-        out[i + 3] = (s.plate_hint[e, f] + 1) / (MAX_PLATE * MAX_PLATE)
+        out[PUZZLE_SIZE] = plate_size(f)
+        out[PUZZLE_HINT_PRICE] = cap(hint_price(s, e) // 5)
+        out[PUZZLE_HINT] = s.plate_hint[e, f] + 1
 
 
 @njit(cache=True)
-def observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack):
-    """Write env e's observation into row e of each output buffer."""
-    observe_puzzle(s, e, obs_puzzle[e])
-    observe_map(s, e, obs_map[e])
-    observe_party(s, p, e, obs_party[e])
-    observe_status(s, p, e, obs_status[e])
-    observe_fight(s, e, obs_fight[e])
-    observe_pack(s, e, obs_pack[e])
+def observe(s, p, e, record, full):
+    """Write env e's observation into its record: the parts its last step marked dirty (all of
+    them when `full`)."""
+    dirty = DIRTY_ALL if full else s.dirty[e]
+    if full:
+        f = s.floor[e]
+        for r in range(s.num_rooms[e, f] if f > 0 else 0):
+            s.room_code[e, f, r] = room_code(s, e, f, r)
+    mode = s.mode[e]
+    if dirty & DIRTY_MAP:
+        observe_map(s, e, record[MAP_AT : MAP_AT + MAP_BYTES])
+    if dirty & DIRTY_PARTY:
+        observe_party(s, p, e, record[PARTY_AT : PARTY_AT + PARTY_BYTES])
+    if dirty & DIRTY_PACK:
+        observe_pack(s, e, record[PACK_AT : PACK_AT + PACK_BYTES])
+    if dirty & DIRTY_PUZZLE or mode == WALL or mode == PLATE:
+        observe_puzzle(s, e, record[PUZZLE_AT : PUZZLE_AT + PUZZLE_BYTES])
+    if dirty == DIRTY_ALL or mode == FIGHT:
+        observe_fight(s, e, record[FIGHT_AT : FIGHT_AT + FIGHT_BYTES])
+    observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

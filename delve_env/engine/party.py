@@ -7,6 +7,7 @@ from numba import njit
 
 from .params import P_XP_FACTOR
 from .rng import roll
+from .state import DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_ATK,
@@ -52,6 +53,7 @@ def num_standing(s, e):
 @njit(cache=True)
 def put_item(s, e, m, slot, kind):
     """Put a fresh, known item of `kind` into item slot `slot` of member m."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
     s.item[e, m, slot] = kind
     s.item_wear[e, m, slot] = 0
     s.item_dv[e, m, slot] = ITEMS[kind, I_DV]
@@ -70,6 +72,7 @@ def free_pack_slot(s, e, m):
 @njit(cache=True)
 def add_member(s, e, m, cls, rng):
     """Member slot m joins at the back of the marching order, fresh, as class `cls`."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
     s.cls[e, m] = cls
     s.in_party[e, m] = True
     hp = CLASSES[cls, C_HP] + (roll(rng, e, 1) if CLASSES[cls, C_HP_DIE] else 0)
@@ -91,6 +94,7 @@ def add_member(s, e, m, cls, rng):
 @njit(cache=True)
 def death_save(s, e, m, rng):
     """HP-2: a d6, plus a luck die if one is left; 6 or more stands at 1 HP."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK  # who stands decides who may take things
     total = roll(rng, e, 1)
     if total < 6 and s.luck[e, m] > 0:
         s.luck[e, m] -= 1  # LUCK-2: spent automatically on a failed save
@@ -108,6 +112,7 @@ def wound(s, e, m, amount, rng):
     """Take `amount` HP off a standing member; below 1 HP comes the death save (HP-2)."""
     if amount <= 0 or not is_standing(s, e, m):
         return
+    s.dirty[e] |= DIRTY_PARTY
     hp = s.hp[e, m] - amount
     if hp < 1:
         death_save(s, e, m, rng)
@@ -120,6 +125,7 @@ def heal(s, e, m, amount):
     """Heal a standing member up to the ceiling (HP-1); the dead never heal."""
     if is_standing(s, e, m):
         s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
+        s.dirty[e] |= DIRTY_PARTY
 
 
 @njit(cache=True)
@@ -148,6 +154,7 @@ def gain_xp(s, p, e, m, amount, rng):
     if not is_standing(s, e, m):
         return
     s.xp[e, m] += amount
+    s.dirty[e] |= DIRTY_PARTY
     while s.xp[e, m] >= level_cost(p, s.level[e, m]):
         s.xp[e, m] -= level_cost(p, s.level[e, m])
         gain_level(s, e, m, rng)
@@ -170,12 +177,14 @@ def share_xp(s, p, e, amount, rng):
 @njit(cache=True)
 def swap_positions(s, e, pos):
     """PARTY-2: swap marching positions pos and pos + 1 (free, outside fights)."""
+    s.dirty[e] |= DIRTY_PARTY
     s.order[e, pos], s.order[e, pos + 1] = s.order[e, pos + 1], s.order[e, pos]
 
 
 @njit(cache=True)
 def move_item(s, e, a, slot_a, b, slot_b):
     """Swap two item slots (of the same or different members)."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
     s.item[e, a, slot_a], s.item[e, b, slot_b] = s.item[e, b, slot_b], s.item[e, a, slot_a]
     s.item_wear[e, a, slot_a], s.item_wear[e, b, slot_b] = (
         s.item_wear[e, b, slot_b],
@@ -226,6 +235,7 @@ def join_king(s, e, rng):
 @njit(cache=True)
 def refill_luck(s, e):
     """LUCK-1: every member's luck dice back to 3."""
+    s.dirty[e] |= DIRTY_PARTY
     for m in range(MAX_MEMBERS):
         if s.in_party[e, m]:
             s.luck[e, m] = 3

@@ -66,11 +66,13 @@ FIELDS = {
     "item_known": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.bool_),  # ITEM-2
     # --- floors ---
     "tiles": (("F", "H", "W"), np.int8),  # tables.ROCK ... STAIR_UP
-    "seen": (("F", "H", "W"), np.bool_),  # fog of war memory (MAP-4)
+    "fog": (("F", "H", "W"), np.uint8),  # fog of war (MAP-4): 0 unseen, else the map code
+    #   the observation shows there (layout.MAP), ROOM_MARK + r for a tile of room r
     "coarse": (("F", VIEW, VIEW), np.uint8),  # the remembered floor in VIEW x VIEW blocks
     "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
     "num_rooms": (("F",), np.int8),
     "room_rect": (("F", MAX_ROOMS, 4), np.int16),  # interior x0, y0, x1, y1
+    "room_code": (("F", MAX_ROOMS), np.uint8),  # the map code a seen tile of the room shows
     "room_known": (("F", MAX_ROOMS), np.bool_),  # entered or revealed (MAP-4)
     "room_entered": (("F", MAX_ROOMS), np.bool_),  # walked into at least once (XP-2)
     "room_gold": (("F", MAX_ROOMS), np.int16),
@@ -103,6 +105,7 @@ FIELDS = {
     "fight_round": ((), np.int16),
     "worker": ((), np.int8),  # the member working a vault lock
     # --- per-step output and episode statistics ---
+    "dirty": ((), np.uint8),  # DIRTY_* bits: parts of the observation to rewrite
     "events": ((), np.int32),  # EV_* bits raised by the last step
     "achieved": ((), np.int32),  # EV_* bits raised at least once this episode
     "reward": ((), np.float32),  # reward of the last step
@@ -119,6 +122,12 @@ FIELDS = {
 }
 
 State = namedtuple("State", list(FIELDS))
+
+# Bits of `dirty`: the parts of an env's observation its last step may have changed. The rest
+# of its record is left as it was (observe.observe); `status` is written every step.
+DIRTY_MAP, DIRTY_PARTY, DIRTY_PACK, DIRTY_PUZZLE = 1, 2, 4, 8
+DIRTY_ALL = 0xFF
+ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

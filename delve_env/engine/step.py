@@ -29,7 +29,7 @@ from .food import pass_pace
 from .loot import loot_room, stock_floor
 from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
-from .observe import observe
+from .observe import observe, update_room_code
 from .params import (
     P_MAX_STEPS,
     P_PURSE_FACTOR,
@@ -42,8 +42,9 @@ from .quest import update_quest
 from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
+from .state import DIRTY_ALL
 from .struct import clear_slot
-from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS
+from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS, ROOM
 from .tasks import setup_task, update_task
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
@@ -58,6 +59,7 @@ def reset_slot(s, p, e, seed, party):
     g = np.empty(1, dtype=np.uint64)
     g[0] = seed_state(seed, GEN)
     s.rng[e] = seed_state(seed, PLAY)
+    s.room_code[e] = 1 + ROOM  # rooms show as plain room until entered (MAP-4)
     s.order[e, :] = -1
     s.cls[e, :] = -1
     s.foe_kind[e, :] = -1
@@ -138,11 +140,15 @@ def step_slot(s, p, e, a, mask, rng):
     s.events[e] = 0
     invalid = not mask[a]
     if not invalid:
+        mode, outcome = s.mode[e], s.outcome[e]
         act(s, p, e, a, rng)
         if p[P_TASK] == TASK_GAME:
             update_quest(s, e)
         else:
             update_task(s, p, e)
+        if s.mode[e] != mode or s.outcome[e] != outcome:  # another screen: write it all
+            s.dirty[e] = DIRTY_ALL
+        update_room_code(s, e)
     s.achieved[e] |= s.events[e]
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
@@ -150,20 +156,27 @@ def step_slot(s, p, e, a, mask, rng):
     return step_reward(s, p, e), terminated, truncated, invalid
 
 
-@njit(cache=True)
-def step_batch(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated,
-               invalid, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack):  # fmt: skip
-    """Step every env; an env flagged in `needs_reset` starts a new run instead (its next seed
-    drawn from its own RNG, so a slot's games never depend on the others)."""
-    for e in range(len(actions)):
+@njit(cache=True, nogil=True)
+def step_batch(s, p, party, actions, needs_reset, obs, masks, rewards, terminated, truncated,
+               invalid, lo, hi):  # fmt: skip
+    """Step envs lo..hi-1; an env flagged in `needs_reset` starts a new run instead (its next
+    seed drawn from its own RNG, so a slot's games never depend on the others)."""
+    for e in range(lo, hi):
         if needs_reset[e]:
             next_run(s, p, e, party)
             rewards[e], terminated[e], truncated[e], invalid[e] = 0.0, False, False, False
         else:
             r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
             rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
-        observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
-        legal_mask(s, p, e, masks[e])
+        write_outputs(s, p, e, obs[e], masks[e], needs_reset[e])
+
+
+@njit(cache=True)
+def write_outputs(s, p, e, record, mask, full):
+    """Env e's observation and mask: what its last step changed, or everything (`full`)."""
+    observe(s, p, e, record, full)
+    legal_mask(s, p, e, mask, full)
+    s.dirty[e] = 0
 
 
 @njit(cache=True)
@@ -172,29 +185,25 @@ def next_run(s, p, e, party):
     reset_slot(s, p, e, next_u64(s.rng, e), party)
 
 
-@njit(cache=True)
-def reset_batch(s, p, party, seeds, which, masks, obs_map, obs_party, obs_status, obs_fight,
-                obs_puzzle, obs_pack):  # fmt: skip
-    """Reset the envs flagged in `which` with their seeds, and refresh their outputs.
+@njit(cache=True, nogil=True)
+def reset_batch(s, p, party, seeds, which, obs, masks, lo, hi):
+    """Reset the envs lo..hi-1 flagged in `which` with their seeds, and write their outputs.
 
     An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
     """
-    for e in range(len(which)):
+    for e in range(lo, hi):
         if which[e]:
             if len(seeds) == 0:
                 next_run(s, p, e, party)
             else:
                 reset_slot(s, p, e, seeds[e], party)
-            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
-            legal_mask(s, p, e, masks[e])
+            write_outputs(s, p, e, obs[e], masks[e], True)
 
 
-@njit(cache=True)
-def refresh_batch(
-    s, p, which, masks, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack
-):
-    """Recompute the observation and mask of the envs flagged in `which` (after a state load)."""
-    for e in range(len(which)):
+@njit(cache=True, nogil=True)
+def refresh_batch(s, p, which, obs, masks, lo, hi):
+    """Recompute from scratch the observation and mask of the envs lo..hi-1 flagged in
+    `which` (after a state load, or to check the incremental path)."""
+    for e in range(lo, hi):
         if which[e]:
-            observe(s, p, e, obs_map, obs_party, obs_status, obs_fight, obs_puzzle, obs_pack)
-            legal_mask(s, p, e, masks[e])
+            write_outputs(s, p, e, obs[e], masks[e], True)

@@ -76,11 +76,12 @@ def _struct_of(nt):
     s.item_dv = nt.item_dv
     s.item_known = nt.item_known
     s.tiles = nt.tiles
-    s.seen = nt.seen
+    s.fog = nt.fog
     s.coarse = nt.coarse
     s.room_of = nt.room_of
     s.num_rooms = nt.num_rooms
     s.room_rect = nt.room_rect
+    s.room_code = nt.room_code
     s.room_known = nt.room_known
     s.room_entered = nt.room_entered
     s.room_gold = nt.room_gold
@@ -111,6 +112,7 @@ def _struct_of(nt):
     s.actor = nt.actor
     s.fight_round = nt.fight_round
     s.worker = nt.worker
+    s.dirty = nt.dirty
     s.events = nt.events
     s.achieved = nt.achieved
     s.reward = nt.reward
@@ -177,11 +179,12 @@ def clear_slot(s, e):
     s.item_dv[e] = 0
     s.item_known[e] = 0
     s.tiles[e] = 0
-    s.seen[e] = 0
+    s.fog[e] = 0
     s.coarse[e] = 0
     s.room_of[e] = 0
     s.num_rooms[e] = 0
     s.room_rect[e] = 0
+    s.room_code[e] = 0
     s.room_known[e] = 0
     s.room_entered[e] = 0
     s.room_gold[e] = 0
@@ -212,6 +215,7 @@ def clear_slot(s, e):
     s.actor[e] = 0
     s.fight_round[e] = 0
     s.worker[e] = 0
+    s.dirty[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0
     s.reward[e] = 0

@@ -1,0 +1,125 @@
+"""The observation's layout: incremental writes equal a full recompute, values stay within
+their declared highs, the float wrapper, and thread counts that change nothing."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import delve_env  # noqa: F401  (registers the ids)
+from delve_env.bench import sample_legal
+from delve_env.config import Config
+from delve_env.engine.batch import Engine
+from delve_env.engine.layout import KEYS, OBS_BYTES, highs, views
+from delve_env.vector import DelveVectorEnv
+from delve_env.wrappers import FloatObservation
+
+CONFIGS = [
+    {},
+    {"difficulty": "hard", "max_steps": 300},
+    {"task": "vault", "lock": "wall", "floor": 5, "max_steps": 60},
+    {"task": "vault", "lock": "plate", "floor": 7, "max_steps": 60},
+    {"task": "combat", "floor": 4, "max_steps": 40},
+    {"task": "explore", "floor": 2, "max_steps": 200},
+]
+
+
+def random_play(eng: Engine, steps: int, seed: int = 0):
+    """Yield after each random-legal step of every slot (finished slots autoreset)."""
+    rng = np.random.default_rng(seed)
+    actions = np.zeros(eng.num_envs, dtype=np.int64)
+    done = np.zeros(eng.num_envs, dtype=np.bool_)
+    for _ in range(steps):
+        sample_legal(eng.masks, rng.random(eng.num_envs), actions)
+        eng.step(actions, done)
+        done = eng.terminated | eng.truncated
+        yield
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c.values())) or "game")
+def test_incremental_outputs_equal_a_full_recompute(config):
+    """After every step, the record and mask written from the dirty parts alone are the very
+    bytes a from-scratch recompute of the same state gives."""
+    cfg = Config.from_kwargs(**config)
+    eng = Engine(16, cfg.params(), cfg.party_classes())
+    eng.reset(np.arange(16, dtype=np.uint64), np.ones(16, np.bool_))
+    everyone = np.ones(16, dtype=np.bool_)
+    for step in random_play(eng, 1500):  # noqa: B007
+        record, mask = eng.obs_record.copy(), eng.masks.copy()
+        codes = eng.state.room_code.copy()  # a full recompute refreshes these; keep the path
+        eng.refresh(everyone)
+        full_record, full_mask = eng.obs_record.copy(), eng.masks.copy()
+        eng.state.room_code[:] = codes
+        eng.obs_record[:], eng.masks[:] = record, mask
+        bad = np.flatnonzero((record != full_record).any(1) | (mask != full_mask).any(1))
+        assert not len(bad), f"slot {bad[0]}: incremental outputs differ from a full recompute"
+
+
+def test_every_value_stays_within_its_fields_high():
+    cfg = Config.from_kwargs(difficulty="hard")
+    eng = Engine(32, cfg.params(), cfg.party_classes())
+    eng.reset(np.arange(32, dtype=np.uint64), np.ones(32, np.bool_))
+    high = highs()
+    for _ in random_play(eng, 2000):
+        for k, v in eng.obs.items():
+            assert (v <= high[k]).all(), k
+
+
+def test_the_dict_is_views_into_one_record_per_env():
+    venv = DelveVectorEnv(4)
+    obs, _ = venv.reset(seed=0)
+    assert list(obs) == [k.name for k in KEYS]
+    record = venv.engine.obs_record
+    assert record.shape == (4, OBS_BYTES) and record.dtype == np.uint8
+    for k, v in venv.engine.obs.items():
+        assert np.shares_memory(v, record) and v.dtype == np.uint8, k
+        assert np.array_equal(obs[k], v), k
+    assert not any(np.shares_memory(v, record) for v in obs.values())  # handed out as a copy
+    one = views(record[2])
+    assert all(np.array_equal(one[k], obs[k][2]) for k in obs)
+
+
+def test_float_observation_scales_every_value_into_the_unit_interval():
+    env = FloatObservation(gym.make("Delve-v0"))
+    raw = gym.make("Delve-v0")
+    obs, info = env.reset(seed=3)
+    raw_obs, _ = raw.reset(seed=3)
+    for _ in range(200):
+        assert env.observation_space.contains(obs)
+        for k, v in obs.items():
+            assert v.dtype == np.float32
+            np.testing.assert_allclose(v * np.maximum(highs()[k], 1), raw_obs[k], atol=1e-3)
+        a = int(np.flatnonzero(info["action_mask"])[0])
+        obs, _, term, trunc, info = env.step(a)
+        raw_obs, *_ = raw.step(a)
+        if term or trunc:
+            break
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_thread_counts_give_the_same_bytes(threads):
+    """`num_threads` cuts the slots into ranges stepped on their own threads: observations,
+    rewards, flags and masks are the one-thread bytes, autoresets included."""
+    one = DelveVectorEnv(24, max_steps=150)
+    many = DelveVectorEnv(24, num_threads=threads, max_steps=150)
+    a, ia = one.reset(seed=9)
+    b, ib = many.reset(seed=9)
+    rng = np.random.default_rng(1)
+    actions = np.zeros(24, dtype=np.int64)
+    for _ in range(400):
+        for k in a:
+            assert a[k].tobytes() == b[k].tobytes(), k
+        assert np.array_equal(ia["action_mask"], ib["action_mask"])
+        sample_legal(ia["action_mask"], rng.random(24), actions)
+        a, ra, ta, tra, ia = one.step(actions)
+        b, rb, tb, trb, ib = many.step(actions)
+        assert ra.tobytes() == rb.tobytes() and np.array_equal(ta, tb)
+        assert np.array_equal(tra, trb)
+
+
+def test_num_threads_is_validated():
+    with pytest.raises(ValueError, match="num_threads"):
+        DelveVectorEnv(4, num_threads=0)
+    venv = gym.make_vec("Delve-v0", num_envs=8, num_threads=2)
+    assert venv.unwrapped.engine.num_threads == 2
