@@ -5,8 +5,14 @@ Measures (ENV.md, Speed):
 - `single`: one env through `gymnasium.make("Delve-v0")` (all wrappers), a Python loop that
   picks the action from `info["action_mask"]` and resets when an episode ends;
 - `vector`: the native vector env (`DelveVectorEnv.step`, next-step autoreset) at N envs,
-  actions sampled from the (N, A) mask in `info["action_mask"]` by a compiled helper;
-- optionally `engine`: the bare `Engine.step` (no Gymnasium layer, no copies) at the same N.
+  actions sampled from the (N, A) mask in `info["action_mask"]` by a compiled helper, at
+  each thread count of `--threads` (`num_threads` is passed to the env only when it is not 1);
+- optionally `engine`: the bare `Engine.step` (no Gymnasium layer, no copies) at the same N;
+- optionally (`--peers`) other environments stepped by the single env's loop with a uniformly
+  random action (`peers.py`): CartPole-v1 and MiniGrid DoorKey-8x8 through `gym.make`, Crafter
+  and NetHack (NLE) when installed; every Delve row is also given as a multiple of them;
+- the time to reset one whole default dungeon (`Engine.reset` of one slot, median) and the
+  bytes of `engine.state` per slot.
 
 The policy's cost is included but kept small: uniform numbers are drawn a block at a time
 and the k-th legal index of each row is picked. JIT compile time (or, on a warm numba cache,
@@ -30,9 +36,13 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from .peers import PEERS, RATIO_PEERS, SHORT_NAMES, Peer, unavailable
+
 DEFAULT_SIZES = (1, 64, 1024, 4096)
 DEFAULT_SECONDS = 3.0
+DEFAULT_THREADS = "1,all"  # vector-env thread counts; all = os.cpu_count()
 BLOCK = 4096  # uniform numbers drawn per refill (single env: steps; vector: rows)
+RESETS_MIN, RESETS_MAX = 50, 2000  # dungeon resets timed for the median
 
 SETTINGS = {  # the table's setting column, and what each measured loop includes
     "single": ("gym single env", "gym.make (all wrappers), obs/info copies, "
@@ -144,13 +154,13 @@ def measure_cold_compile() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def bench_single(seconds: float, seed: int = 0, **config) -> float:
-    """Steps per second of one env through `gymnasium.make("Delve-v0")` with a random-legal
-    policy read from `info["action_mask"]`; episodes that end are reset inside the timing."""
-    import gymnasium as gym  # the ids are registered: this module lives in delve_env
-
-    env = gym.make("Delve-v0", **config)
+def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float:
+    """Steps per second of one Gymnasium-style env in a Python loop that resets it when an
+    episode ends (inside the timing). The action is uniformly random: over the legal actions
+    of `info["action_mask"]` when `masked`, over `action_space.n` otherwise. Delve's single
+    env and every peer go through this loop, so they are timed alike."""
     rng = np.random.default_rng(seed)
+    num_actions = int(env.action_space.n)
     _, info = env.reset(seed=seed)
 
     def run(duration: float, min_steps: int) -> tuple[int, float]:
@@ -162,8 +172,11 @@ def bench_single(seconds: float, seed: int = 0, **config) -> float:
         while True:
             if j == BLOCK:
                 u, j = rng.random(BLOCK), 0
-            legal = np.flatnonzero(info["action_mask"])
-            action = int(legal[int(u[j] * len(legal))])
+            if masked:
+                legal = np.flatnonzero(info["action_mask"])
+                action = int(legal[int(u[j] * len(legal))])
+            else:
+                action = int(u[j] * num_actions)
             j += 1
             _, _, terminated, truncated, info = env.step(action)
             if terminated or truncated:
@@ -178,11 +191,30 @@ def bench_single(seconds: float, seed: int = 0, **config) -> float:
     return steps / elapsed
 
 
-def bench_vector(num_envs: int, seconds: float, seed: int = 0, **config) -> float:
+def bench_single(seconds: float, seed: int = 0, **config) -> float:
+    """Steps per second of one env through `gymnasium.make("Delve-v0")` with a random-legal
+    policy read from `info["action_mask"]`; episodes that end are reset inside the timing."""
+    import gymnasium as gym  # the ids are registered: this module lives in delve_env
+
+    return bench_gym(gym.make("Delve-v0", **config), seconds, seed, masked=True)
+
+
+def bench_peer(peer: Peer, seconds: float, seed: int = 0) -> float:
+    """Steps per second of a peer env (peers.py) in Delve's single-env loop, with a uniformly
+    random action; episodes that end are reset inside the timing."""
+    return bench_gym(peer.make(seed), seconds, seed, masked=False)
+
+
+def bench_vector(
+    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, **config
+) -> float:
     """Env steps per second (N per call) of the native vector env through `step`, actions
-    sampled from the (N, A) `info["action_mask"]`; finished slots autoreset inside the timing."""
+    sampled from the (N, A) `info["action_mask"]`; finished slots autoreset inside the timing.
+    `num_threads` reaches the env only when it is not 1 (1 is the env's default)."""
     from .vector import DelveVectorEnv
 
+    if num_threads != 1:
+        config["num_threads"] = num_threads
     env = DelveVectorEnv(num_envs, **config)
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, dtype=np.int64)
@@ -236,6 +268,41 @@ def bench_engine(num_envs: int, seconds: float, seed: int = 0, **config) -> floa
     return calls * num_envs / elapsed
 
 
+def measure_reset(seconds: float, seed: int = 0, **config) -> tuple[float, int]:
+    """(median ms, count) of `Engine.reset` of one slot: one whole dungeon of the config
+    (default: normal, depth 6) generated from a fresh seed each time, observation and mask
+    included. Compiled before the timing; as many resets as fit in `seconds`, within
+    RESETS_MIN..RESETS_MAX."""
+    from .config import Config
+    from .engine.batch import Engine
+
+    cfg = Config.from_kwargs(**config)
+    eng = Engine(1, cfg.params(), cfg.party_classes())
+    which = np.ones(1, dtype=np.bool_)
+    eng.reset(np.array([seed], dtype=np.uint64), which)
+    times: list[float] = []
+    end = time.perf_counter() + seconds
+    while len(times) < RESETS_MIN or (len(times) < RESETS_MAX and time.perf_counter() < end):
+        seeds = np.array([seed + 1 + len(times)], dtype=np.uint64)
+        t0 = time.perf_counter()
+        eng.reset(seeds, which)
+        times.append(time.perf_counter() - t0)
+    return float(np.median(times)) * 1e3, len(times)
+
+
+def bytes_per_slot(num_envs: int = 64, **config) -> tuple[int, int]:
+    """(bytes, depth): the bytes of `engine.state` arrays per env (each field's nbytes over N,
+    summed) at the config's depth (default 6); output buffers not included."""
+    from .config import Config
+    from .engine.batch import Engine
+    from .engine.params import P_DEPTH
+
+    cfg = Config.from_kwargs(**config)
+    params = cfg.params()
+    eng = Engine(num_envs, params, cfg.party_classes())
+    return sum(a.nbytes // num_envs for a in eng.state), int(params[P_DEPTH])
+
+
 class _Uniforms:
     """Rows of N uniform numbers, drawn BLOCK numbers at a time."""
 
@@ -261,15 +328,20 @@ def run_all(
     engine: bool = False,
     cold: bool = False,
     progress=None,
+    threads: Sequence[int] = (1,),
+    peers: bool = False,
 ) -> dict:
-    """Every measurement; returns {"single", "vector", "compile_s", optionally "engine",
-    "cold_compile_s"}, plus "machine" and "cache_hit"."""
+    """Every measurement; returns {"single", "vector" (1 thread), "compile_s", "reset_ms",
+    "bytes_per_slot", optionally "vector_threads" ({T: {N: sps}} for each T != 1), "engine",
+    "peers", "cold_compile_s", "skipped" ({what: why})}, plus "machine", "cache_hit",
+    "resets", "depth", "threads" and "peer_notes" for the table."""
 
     def say(msg: str) -> None:
         if progress is not None:
             progress(msg)
 
-    result: dict = {}
+    result: dict = {"threads": list(threads)}
+    skipped: dict[str, str] = {}
     if cold:
         say("compiling from an empty numba cache in a fresh process...")
         result["cold_compile_s"] = measure_cold_compile()
@@ -279,23 +351,82 @@ def run_all(
     say(f"single env, {seconds:g} s...")
     result["single"] = bench_single(seconds)
     result["vector"] = {}
-    for n in sizes:
-        say(f"vector env N={n}, {seconds:g} s...")
-        result["vector"][str(n)] = bench_vector(n, seconds)
+    for t in threads:
+        rows, refused, why = {}, [], ""
+        for n in sizes:
+            say(f"vector env N={n}, {t} thread{'s' * (t != 1)}, {seconds:g} s...")
+            try:
+                rows[str(n)] = bench_vector(n, seconds, num_threads=t)
+            except (TypeError, ValueError) as err:  # an engine without num_threads, or a
+                if t == 1 or "num_threads" not in str(err):  # count it does not take
+                    raise
+                refused.append(str(n))
+                why = why or f"DelveVectorEnv refused num_threads={t}: {err}"
+        if refused:
+            skipped[f"vector env, {t} threads, N={','.join(refused)}"] = why
+        if t == 1:
+            result["vector"] = rows
+        elif rows:
+            result.setdefault("vector_threads", {})[str(t)] = rows
     if engine:
         result["engine"] = {}
         for n in sizes:
             say(f"bare engine N={n}, {seconds:g} s...")
             result["engine"][str(n)] = bench_engine(n, seconds)
+    say("dungeon resets and state size...")
+    result["reset_ms"], result["resets"] = measure_reset(seconds)
+    result["bytes_per_slot"], result["depth"] = bytes_per_slot()
+    if peers:
+        result["peers"], result["peer_notes"] = {}, {}
+        for peer in PEERS:
+            why = unavailable(peer)
+            if why is not None:
+                skipped[peer.name] = why
+                continue
+            say(f"{peer.name}, {seconds:g} s...")
+            result["peers"][peer.name] = bench_peer(peer, seconds)
+            result["peer_notes"][peer.name] = peer.how
+    if skipped:
+        result["skipped"] = skipped
     result["machine"] = machine_info()
     return result
 
 
+JSON_KEYS = ("single", "vector", "vector_threads", "engine", "peers", "compile_s",
+             "cold_compile_s", "reset_ms", "bytes_per_slot", "skipped")  # fmt: skip
+
+
+def json_result(result: dict) -> dict:
+    """What `--json` prints: the measured figures (keys of JSON_KEYS that were measured)."""
+    return {k: result[k] for k in JSON_KEYS if k in result}
+
+
+def table_rows(result: dict) -> list[tuple[str, int, int, float, bool]]:
+    """(setting, N, threads, steps/s, is a peer) for every row, in the table's order."""
+    rows = [(SETTINGS["single"][0], 1, 1, result["single"], False)]
+    rows += [(SETTINGS["vector"][0], int(n), 1, v, False) for n, v in result["vector"].items()]
+    for t, by_n in result.get("vector_threads", {}).items():
+        rows += [(SETTINGS["vector"][0], int(n), int(t), v, False) for n, v in by_n.items()]
+    rows += [(SETTINGS["engine"][0], int(n), 1, v, False)
+             for n, v in result.get("engine", {}).items()]  # fmt: skip
+    labels = {p.name: p.label for p in PEERS}
+    rows += [(labels[name], 1, 1, v, True) for name, v in result.get("peers", {}).items()]
+    return rows
+
+
+def _ratio(x: float) -> str:
+    return f"{x:,.0f}x" if x >= 100 else f"{x:.1f}x" if x >= 10 else f"{x:.2f}x"
+
+
 def format_table(result: dict, seconds: float) -> None:
     """Print the results as a table (rich when installed, plain text otherwise)."""
-    rows = [(SETTINGS["single"][0], "1", result["single"])]
-    for key in ("vector", "engine"):
-        rows += [(SETTINGS[key][0], n, sps) for n, sps in result.get(key, {}).items()]
+    bases = [(SHORT_NAMES[p], result["peers"][p]) for p in RATIO_PEERS
+             if p in result.get("peers", {})]  # fmt: skip
+    header = ["setting", "N", "threads", "steps/s"] + [f"vs {name}" for name, _ in bases]
+    rows = [
+        [setting, f"{n:,}", str(t), f"{sps:,.0f}"] + [_ratio(sps / base) for _, base in bases]
+        for setting, n, t, sps, _ in table_rows(result)
+    ]
     cache = {True: "numba cache hit", False: "compiled, cache miss", None: "cache unknown"}
     notes = [
         f"compile_s: {result['compile_s']:.2f} s (first reset+step in this process, "
@@ -306,30 +437,84 @@ def format_table(result: dict, seconds: float) -> None:
             f"cold compile: {result['cold_compile_s']:.1f} s "
             "(import + first reset+step, fresh process, empty numba cache)"
         )
+    notes.append(
+        f"reset: {result['reset_ms']:.3f} ms to reset one whole default dungeon "
+        f"(Engine.reset of one slot, compiled, median of {result['resets']})"
+    )
+    notes.append(
+        f"state: {result['bytes_per_slot']:,} bytes per slot "
+        f"(engine.state arrays, depth {result['depth']})"
+    )
     notes.append(f"policy: uniform random legal action, {seconds:g} s per row after warm-up")
     used = ["single", "vector"] + (["engine"] if "engine" in result else [])
     notes += [f"{SETTINGS[k][0]}: {SETTINGS[k][1]}" for k in used]
+    notes.append(
+        "threads: num_threads of the vector env (passed only when not 1; "
+        f"all = os.cpu_count() = {os.cpu_count()}); the other rows run on one thread"
+    )
+    if "peers" in result:
+        notes.append(
+            "peers: the single env's Python loop, a uniformly random action, "
+            "reset when an episode ends"
+        )
+        labels = {p.name: p.label for p in PEERS}
+        notes += [f"{labels[k]}: {how}" for k, how in result["peer_notes"].items()]
+    notes += [f"skipped {what}: {why}" for what, why in result.get("skipped", {}).items()]
     notes.append("machine: " + machine_line(result["machine"]))
     try:
         from rich.console import Console
         from rich.table import Table
     except ImportError:
-        width = max(len(r[0]) for r in rows)
-        print(f"{'setting':<{width}}  {'N':>5}  {'steps/s':>12}")
-        for setting, n, sps in rows:
-            print(f"{setting:<{width}}  {n:>5}  {sps:>12,.0f}")
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        line = "  ".join(f"{{:{'<' if i == 0 else '>'}{w}}}" for i, w in enumerate(widths))
+        print(line.format(*header))
+        for row in rows:
+            print(line.format(*row))
         print("\n".join(notes))
         return
     table = Table(title="Delve throughput")
-    table.add_column("setting")
-    table.add_column("N", justify="right")
-    table.add_column("steps/s", justify="right")
-    for setting, n, sps in rows:
-        table.add_row(setting, n, f"{sps:,.0f}")
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i == 0 else "right")
+    for row in rows:
+        table.add_row(*row)
     console = Console()
     console.print(table)
     for note in notes:
-        console.print(note, highlight=False, soft_wrap=True)
+        console.print(note, highlight=False, soft_wrap=True, markup=False)
+
+
+def write_plot(result: dict, path: str) -> None:
+    """A PNG bar chart of every row's steps/s (log scale), peers in another colour."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    rows = table_rows(result)
+    labels = [
+        setting if peer or setting == SETTINGS["single"][0] else f"{setting}, N={n:,}, T={t}"
+        for setting, n, t, _, peer in rows
+    ]
+    values = [sps for *_, sps, _ in rows]
+    colours = ["tab:orange" if peer else "tab:blue" for *_, peer in rows]
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.4 * len(rows)))
+    y = np.arange(len(rows))[::-1]
+    ax.barh(y, values, color=colours)
+    ax.set_yticks(y, labels)
+    ax.set_xscale("log")
+    ax.set_xlabel("steps per second (log scale)")
+    for yi, v in zip(y, values):
+        ax.text(v, yi, f" {v:,.0f}", va="center", fontsize=8)
+    ax.set_xlim(min(values) / 2, max(values) * 8)
+    ax.legend(handles=[Patch(color="tab:blue", label="Delve"),
+                       Patch(color="tab:orange", label="peers")],
+              loc="lower right")  # fmt: skip
+    m = result["machine"]
+    ax.set_title(f"Delve throughput ({m['cpu']}, {m['cores']} cores)", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -351,6 +536,27 @@ def positive_float(text: str) -> float:
     return value
 
 
+def parse_threads(text: str) -> list[int]:
+    """Comma-separated thread counts, "all" meaning os.cpu_count(); repeats dropped."""
+    threads: list[int] = []
+    for token in (x.strip().lower() for x in text.split(",")):
+        if not token:
+            continue
+        try:
+            t = (os.cpu_count() or 1) if token == "all" else int(token)
+        except ValueError:
+            t = 0
+        if t < 1:
+            raise argparse.ArgumentTypeError(
+                f"threads must be comma-separated positive integers or 'all': {text!r}"
+            )
+        if t not in threads:
+            threads.append(t)
+    if not threads:
+        raise argparse.ArgumentTypeError(f"no thread count given: {text!r}")
+    return threads
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seconds",
@@ -365,9 +571,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="comma-separated vector sizes N (default " + ",".join(map(str, DEFAULT_SIZES)) + ")",
     )
     parser.add_argument(
+        "--threads",
+        type=parse_threads,
+        default=DEFAULT_THREADS,
+        help="comma-separated vector-env thread counts, 'all' = os.cpu_count() (default "
+        f"{DEFAULT_THREADS}); num_threads is passed to the env only when it is not 1",
+    )
+    parser.add_argument(
+        "--peers",
+        action="store_true",
+        help="also time CartPole-v1 and MiniGrid DoorKey-8x8 (and Crafter, NetHack when "
+        "installed) in the single env's loop; adds ratio columns",
+    )
+    parser.add_argument(
+        "--plot",
+        metavar="PNG",
+        default=None,
+        help="also write a bar chart of steps/s (log scale) to this PNG file (matplotlib)",
+    )
+    parser.add_argument(
         "--json",
         action="store_true",
-        help='print only {"single": sps, "vector": {N: sps}, "compile_s": s}',
+        help='print only one JSON object: {"single": sps, "vector": {N: sps}, '
+        '"compile_s": s, "reset_ms": ms, "bytes_per_slot": b, ...}',
     )
     parser.add_argument(
         "--engine", action="store_true", help="also time the bare Engine.step at each N"
@@ -380,18 +606,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    threads = getattr(args, "threads", None) or parse_threads(DEFAULT_THREADS)
+    plot = getattr(args, "plot", None)
+    if plot is not None:
+        try:
+            import matplotlib  # noqa: F401 - checked before minutes of measuring
+        except ImportError:
+            print("--plot needs matplotlib: pip install matplotlib", file=sys.stderr)
+            return 2
     progress = None if args.json else (lambda msg: print(msg, file=sys.stderr, flush=True))
-    result = run_all(args.seconds, args.sizes, args.engine, args.cold, progress)
+    result = run_all(args.seconds, args.sizes, args.engine, args.cold, progress, threads,
+                     getattr(args, "peers", False))  # fmt: skip
     if args.json:
-        out = {"single": result["single"], "vector": result["vector"]}
-        if "engine" in result:
-            out["engine"] = result["engine"]
-        out["compile_s"] = result["compile_s"]
-        if "cold_compile_s" in result:
-            out["cold_compile_s"] = result["cold_compile_s"]
-        print(json.dumps(out))
+        print(json.dumps(json_result(result)))
     else:
         format_table(result, args.seconds)
+    if plot is not None:
+        write_plot(result, plot)
+        if progress is not None:
+            progress(f"wrote {plot}")
     return 0
 
 
