@@ -90,6 +90,8 @@ class DelveEnv(gym.Env):
         self.action_space = action_space()
         self._running = False
         self._seeded = False
+        self._action = np.zeros(1, dtype=np.int64)  # reused by every step
+        self._no_reset = np.zeros(1, dtype=np.bool_)
 
     @property
     def state(self):
@@ -118,7 +120,8 @@ class DelveEnv(gym.Env):
         if self.config.invalid_action == "raise" and not self.engine.masks[0, a]:
             mode = MODE_NAMES[self.engine.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
-        self.engine.step(np.array([a], dtype=np.int64), np.zeros(1, dtype=np.bool_))
+        self._action[0] = a
+        self.engine.step(self._action, self._no_reset)
         terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
         info = self._info()
         info["invalid_action"] = bool(self.engine.invalid[0])

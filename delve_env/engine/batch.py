@@ -58,8 +58,7 @@ class Engine:
     def _run(self, fn, *args) -> None:
         """Call compiled `fn(*args, lo, hi)` over every env range, one thread each."""
         if self._pool is None:
-            fn(*args, 0, self.num_envs)
-            return
+            return fn(*args, 0, self.num_envs)
         for job in [self._pool.submit(fn, *args, lo, hi) for lo, hi in self._ranges]:
             job.result()
 

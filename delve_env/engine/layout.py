@@ -200,13 +200,13 @@ MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES = (
 PARTY_ROW, FOE_ROW, PACK_ROW = PARTY.size, FOE.size, PACK.size
 
 
+_CUTS = tuple((k.name, OFFSETS[k.name], OFFSETS[k.name] + k.nbytes, k.shape) for k in KEYS)
+
+
 def views(record: np.ndarray) -> dict[str, np.ndarray]:
     """The Dict of views into `record` (shape (..., OBS_BYTES)), one per key."""
     lead = record.shape[:-1]
-    return {
-        k.name: record[..., OFFSETS[k.name] : OFFSETS[k.name] + k.nbytes].reshape(*lead, *k.shape)
-        for k in KEYS
-    }
+    return {name: record[..., a:b].reshape(*lead, *shape) for name, a, b, shape in _CUTS}
 
 
 def highs() -> dict[str, np.ndarray]:

@@ -184,7 +184,9 @@ def swap_positions(s, e, pos):
 @njit(cache=True)
 def move_item(s, e, a, slot_a, b, slot_b):
     """Swap two item slots (of the same or different members)."""
-    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
+    s.dirty[e] |= DIRTY_PACK
+    if slot_a < NUM_EQUIP or slot_b < NUM_EQUIP:  # worn gear shows in the party's rows
+        s.dirty[e] |= DIRTY_PARTY
     s.item[e, a, slot_a], s.item[e, b, slot_b] = s.item[e, b, slot_b], s.item[e, a, slot_a]
     s.item_wear[e, a, slot_a], s.item_wear[e, b, slot_b] = (
         s.item_wear[e, b, slot_b],
