@@ -37,6 +37,7 @@ def episode_stats(s: State, e: int) -> dict:
         "book_home": bool(s.outcome[e] == 1 and s.has_book[e]),
         "deepest_floor": int(s.stat_deepest[e]),
         "rooms_explored": int(s.stat_rooms[e]),
+        "tiles_seen": int(s.stat_tiles[e]),
         "kills": int(s.stat_kills[e]),
         "members_lost": int(s.stat_lost[e]),
         "raises_used": int(s.raised[e].sum()),

@@ -5,8 +5,21 @@ import numpy as np
 import pytest
 
 import delve_env  # noqa: F401  (registers the ids)
-from delve_env.engine.actions import A_ATTACK, A_RUN, A_STAIRS
-from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN
+from delve_env import DelveEnv
+from delve_env.engine.actions import (
+    A_ATTACK,
+    A_GIVE,
+    A_MOVE,
+    A_PUSH,
+    A_RING,
+    A_RUN,
+    A_STAIRS,
+    A_SWAP,
+    A_WORK,
+)
+from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
+from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
+from delve_env.engine.tasks import EXPLORE_TILE_REWARD, PLATE_CELL_REWARD, WALL_RING_REWARD
 
 
 def test_explore_starts_on_the_floors_stair_up_and_is_won_down_its_stair():
@@ -23,11 +36,86 @@ def test_explore_starts_on_the_floors_stair_up_and_is_won_down_its_stair():
     assert terminated and reward == 1.0 and info["episode_stats"]["won"]
 
 
-def test_explore_is_lost_by_going_back_up():
+def test_explore_closes_its_stair_up_and_freezes_order_and_packs():
+    """The explore sub-task trains the way down: no stair up, no swaps, gives or wearing
+    (docs/RULES.md); the whole game offers them on the same spot."""
     env = gym.make("Delve-Explore-v0", floor=2).unwrapped
-    env.reset(seed=2)
-    _, reward, terminated, _, info = env.step(A_STAIRS)  # the stair up it stands on
-    assert terminated and reward == -1.0 and not info["episode_stats"]["won"]
+    _, info = env.reset(seed=2)
+    s = env.state
+    assert s.tiles[0, 2, s.y[0], s.x[0]] == STAIR_UP
+    mask = info["action_mask"]
+    assert not mask[A_STAIRS]
+    assert not mask[A_SWAP : A_SWAP + 4].any() and not mask[A_GIVE:A_WORK].any()
+    game = DelveEnv(depth=3)
+    game.reset(seed=2)
+    g = game.state
+    g.floor[0], g.x[0], g.y[0] = 2, *g.stair_up[0, 2]
+    g.floor_visited[0, 2] = True
+    game.engine.refresh(np.ones(1, dtype=bool))
+    mask = game.action_masks()
+    assert mask[A_STAIRS] and mask[A_SWAP] and mask[A_GIVE:A_WORK].any()
+
+
+def shaped(env_id: str, **config):
+    env = gym.make(env_id, reward_mode="shaped", **config).unwrapped
+    sparse = gym.make(env_id, **config).unwrapped
+    return env, sparse
+
+
+def test_explore_shaping_pays_for_every_tile_seen_and_sparse_pays_nothing():
+    env, sparse = shaped("Delve-Explore-v0", floor=1)
+    for e in (env, sparse):
+        e.reset(seed=4)
+        e.engine.params[P_HALL_WANDER] = e.engine.params[P_JUNCTION_WANDER] = 0.0
+    move = int(np.flatnonzero(env.action_masks()[A_MOVE : A_MOVE + 4])[0])
+    before = int(env.state.stat_tiles[0])
+    _, reward, *_ = env.step(move)
+    new = int(env.state.stat_tiles[0]) - before
+    assert new > 0 and reward == pytest.approx(EXPLORE_TILE_REWARD * new, abs=1e-6)
+    _, reward, *_ = sparse.step(move)
+    assert reward == 0.0
+
+
+def test_plate_shaping_pays_each_push_of_the_solution_and_charges_each_other():
+    env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
+    env.reset(seed=5)
+    s = env.state
+    key = np.flatnonzero(s.plate_key[0, 1, :3, :3].ravel())
+    other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
+    if len(other):
+        _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))
+        assert not terminated and reward == pytest.approx(-PLATE_CELL_REWARD)
+        _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))  # taken back: wounded
+        assert reward == pytest.approx(PLATE_CELL_REWARD) or terminated
+        env.reset(seed=5)
+    for i, cell in enumerate(key):
+        _, reward, terminated, *_ = env.step(A_PUSH + int(cell))
+        win = 1.0 if i == len(key) - 1 else 0.0
+        assert reward == pytest.approx(PLATE_CELL_REWARD + win)
+    assert terminated
+
+
+def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess():
+    env, _ = shaped("Delve-Vault-v0", lock="wall", floor=1)
+    env.reset(seed=6)
+    s = env.state
+    s.hp[0, :] = s.ceiling[0, :] = 1000  # wrong guesses wound: keep the worker standing
+    combo = [int(v) for v in s.wall_combo[0, 1]]
+    wrong = [(c + 1) % 5 for c in combo]
+    set_rings = int(s.wall_num_set[0, 1])  # a Rogue worker finds the first ring set
+
+    def guess(rings):
+        total = 0.0
+        for ring in rings[set_rings:]:
+            _, reward, terminated, *_ = env.step(A_RING + ring)
+            total += reward
+        return total, terminated
+
+    assert guess([combo[0], wrong[1], wrong[2]])[0] == pytest.approx(0.1)
+    assert guess([wrong[0], combo[1], wrong[2]])[0] == pytest.approx(0.0)  # not better
+    assert guess([combo[0], combo[1], wrong[2]])[0] == pytest.approx(0.1)
+    total, terminated = guess(combo)
+    assert terminated and total == pytest.approx(1.0 + WALL_RING_REWARD)
 
 
 @pytest.mark.parametrize("seed", range(5))

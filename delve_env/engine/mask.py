@@ -24,7 +24,7 @@ from .actions import (
 from .fights import is_foe_alive
 from .loot import has_loot
 from .moving import can_step, is_stair_open
-from .params import P_TASK, TASK_VAULT
+from .params import P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import free_pack_slot, is_standing, wear_slot
 from .state import DIRTY_ALL, DIRTY_PACK
 from .tables import (
@@ -43,9 +43,13 @@ from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
 @njit(cache=True)
-def mask_ground(s, e, mask):
+def mask_ground(s, p, e, mask):
     """The explore actions that depend on where the party stands: moves, wait, search, stairs,
-    loot, working a vault lock; and the marching order's swaps. Writes every one of them."""
+    loot, working a vault lock; and the marching order's swaps. Writes every one of them.
+
+    The explore sub-task trains finding the way down: its stair up is closed and the marching
+    order is fixed (docs/RULES.md)."""
+    explore_task = p[P_TASK] == TASK_EXPLORE
     f = s.floor[e]
     if f > 0:
         for d in range(4):
@@ -54,7 +58,8 @@ def mask_ground(s, e, mask):
         mask[A_SEARCH] = True
         tile = s.tiles[e, f, s.y[e], s.x[e]]
         r = s.room_of[e, f, s.y[e], s.x[e]]
-        mask[A_STAIRS] = (tile == STAIR_DOWN or tile == STAIR_UP) and is_stair_open(s, e)
+        up = tile == STAIR_UP and not explore_task
+        mask[A_STAIRS] = (tile == STAIR_DOWN or up) and is_stair_open(s, e)
         mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
         vault = r >= 0 and is_locked_vault(s, e, f, r)  # VAULT-1: any standing member
         for m in range(MAX_MEMBERS):
@@ -64,14 +69,17 @@ def mask_ground(s, e, mask):
             mask[a] = a == A_STAIRS
         mask[A_WORK : A_WORK + MAX_MEMBERS] = False
     for pos in range(MAX_MEMBERS - 1):
-        mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0
+        mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
 
 
 @njit(cache=True)
-def mask_items(s, e, mask):
+def mask_items(s, p, e, mask):
     """PARTY-4 outside fights: any pack item to any other standing member with room for it;
-    wearing what can be worn. Depends only on the packs and who stands (DIRTY_PACK)."""
+    wearing what can be worn. Depends only on the packs and who stands (DIRTY_PACK). The
+    explore sub-task's packs stay as they are (docs/RULES.md)."""
     mask[A_GIVE:A_WORK] = False
+    if p[P_TASK] == TASK_EXPLORE:
+        return
     takes = np.zeros(MAX_MEMBERS, dtype=np.bool_)
     for b in range(MAX_MEMBERS):
         takes[b] = is_standing(s, e, b) and free_pack_slot(s, e, b) >= 0
@@ -132,16 +140,16 @@ def legal_mask(s, p, e, mask, full):
     """
     dirty = DIRTY_ALL if full else s.dirty[e]
     if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:
-        mask_ground(s, e, mask)
+        mask_ground(s, p, e, mask)
         if dirty & DIRTY_PACK:
-            mask_items(s, e, mask)
+            mask_items(s, p, e, mask)
         return
     mask[:] = False
     if s.outcome[e] != 0:
         mask[A_WAIT] = True
     elif s.mode[e] == EXPLORE:
-        mask_ground(s, e, mask)
-        mask_items(s, e, mask)
+        mask_ground(s, p, e, mask)
+        mask_items(s, p, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:

@@ -34,6 +34,8 @@ def remember(s, e, f, x0, y0, x1, y1):
         for x in range(max(0, x0), min(W - 1, x1) + 1):
             tile = s.tiles[e, f, y, x]
             r = s.room_of[e, f, y, x]
+            if s.fog[e, f, y, x] == 0:
+                s.stat_tiles[e] += 1
             s.fog[e, f, y, x] = ROOM_MARK + r if r >= 0 else 1 + (ROCK if tile == SECRET else tile)
             code = COARSE_SEEN
             if tile == STAIR_DOWN:

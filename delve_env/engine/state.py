@@ -119,6 +119,7 @@ FIELDS = {
     "stat_vaults": ((), np.int16),  # vaults opened
     "stat_vault_wounds": ((), np.int16),  # HP lost working locks
     "stat_hint_gold": ((), np.int32),  # gold paid for plate hints
+    "stat_tiles": ((), np.int32),  # tiles seen (MAP-4), all floors
 }
 
 State = namedtuple("State", list(FIELDS))

@@ -45,7 +45,7 @@ from .rooms import enter_room
 from .state import DIRTY_ALL
 from .struct import clear_slot
 from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS, ROOM
-from .tasks import setup_task, update_task
+from .tasks import setup_task, task_potential, update_task
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
@@ -138,14 +138,17 @@ def act(s, p, e, a, rng):
 def step_slot(s, p, e, a, mask, rng):
     """One env step: returns (reward, terminated, truncated, invalid)."""
     s.events[e] = 0
+    shaping = 0.0
     invalid = not mask[a]
     if not invalid:
         mode, outcome = s.mode[e], s.outcome[e]
+        potential = task_potential(s, p, e)
         act(s, p, e, a, rng)
         if p[P_TASK] == TASK_GAME:
             update_quest(s, e)
         else:
             update_task(s, p, e)
+        shaping = task_potential(s, p, e) - potential
         if s.mode[e] != mode or s.outcome[e] != outcome:  # another screen: write it all
             s.dirty[e] = DIRTY_ALL
         update_room_code(s, e)
@@ -153,7 +156,7 @@ def step_slot(s, p, e, a, mask, rng):
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
     truncated = not terminated and s.steps[e] >= p[P_MAX_STEPS]
-    return step_reward(s, p, e), terminated, truncated, invalid
+    return step_reward(s, p, e) + shaping, terminated, truncated, invalid
 
 
 @njit(cache=True, nogil=True)

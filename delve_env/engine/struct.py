@@ -126,6 +126,7 @@ def _struct_of(nt):
     s.stat_vaults = nt.stat_vaults
     s.stat_vault_wounds = nt.stat_vault_wounds
     s.stat_hint_gold = nt.stat_hint_gold
+    s.stat_tiles = nt.stat_tiles
     return s
 
 
@@ -229,3 +230,4 @@ def clear_slot(s, e):
     s.stat_vaults[e] = 0
     s.stat_vault_wounds[e] = 0
     s.stat_hint_gold[e] = 0
+    s.stat_tiles[e] = 0

@@ -9,13 +9,29 @@ from numba import njit
 from .fights import start_fight
 from .monsters import roll_band
 from .moving import arrive
-from .params import P_TASK, P_TASK_FLOOR, P_TASK_LOCK, TASK_COMBAT, TASK_EXPLORE, TASK_VAULT
+from .params import (
+    P_REWARD_SHAPED,
+    P_TASK,
+    P_TASK_FLOOR,
+    P_TASK_LOCK,
+    TASK_COMBAT,
+    TASK_EXPLORE,
+    TASK_VAULT,
+)
 from .party import num_standing
 from .rng import randint
-from .tables import EV_LOST, EV_WON, EXPLORE
-from .vaults import place_vault, start_work
+from .tables import EV_LOST, EV_WON, EXPLORE, WALL_HISTORY, WALL_LOCK, WALL_RINGS
+from .vaults import place_vault, plate_size, start_work
 
 TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
+
+# Shaped sub-task rewards (reward_mode="shaped" only): each sub-task's progress is a potential
+# whose change each step is added to the reward, so the best policy stays the same (Ng et al.
+# 1999). Explore: tiles seen. Wall: rings right in the best of the guesses shown. Plate: cells of
+# the plate's making still to push (taken back: one more). Combat needs none.
+EXPLORE_TILE_REWARD = 0.002
+WALL_RING_REWARD = 0.1
+PLATE_CELL_REWARD = 0.1
 
 
 @njit(cache=True)
@@ -39,6 +55,37 @@ def setup_task(s, p, e, g):
         arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
         s.room_entered[e, f, r] = True
         start_fight(s, p, e, r, s.rng)
+
+
+@njit(cache=True)
+def cells_to_push(s, e, f):
+    """Plate cells whose pushed state differs from the pushes that made the plate."""
+    n = plate_size(f)
+    left = 0
+    for r in range(n):
+        for c in range(n):
+            left += s.plate_key[e, f, r, c] != s.plate_pushed[e, f, r, c]
+    return left
+
+
+@njit(cache=True)
+def task_potential(s, p, e):
+    """The shaped reward's potential of a sub-task's progress (0 for the game, combat, and
+    sparse rewards)."""
+    task = p[P_TASK]
+    if p[P_REWARD_SHAPED] == 0 or (task != TASK_EXPLORE and task != TASK_VAULT):
+        return 0.0
+    if task == TASK_EXPLORE:
+        return EXPLORE_TILE_REWARD * s.stat_tiles[e]
+    f = int(p[P_TASK_FLOOR])
+    if s.vault_open[e, f]:
+        return 0.0 if s.vault_lock[e, f] != WALL_LOCK else WALL_RING_REWARD * WALL_RINGS
+    if s.vault_lock[e, f] == WALL_LOCK:
+        best = 0
+        for h in range(WALL_HISTORY):
+            best = max(best, int(s.wall_history[e, f, h, WALL_RINGS]))
+        return WALL_RING_REWARD * best
+    return -PLATE_CELL_REWARD * cells_to_push(s, e, f)
 
 
 @njit(cache=True)
