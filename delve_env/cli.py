@@ -3,14 +3,15 @@
 delve play                     a person plays in the terminal
 delve watch --agent scripted   a policy plays, rendered frame by frame
 delve bench                    throughput table (steps per second)
-delve train ... / delve eval   forward to training/train_ppo.py and training/evaluate.py
+delve train TASK / delve eval  MaskablePPO training and evaluation (training/train_ppo.py,
+                               training/evaluate.py)
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -241,22 +242,29 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_training(args: argparse.Namespace) -> int:
-    """Run training/<script>.py as `python -m training.<script>` with the remaining args."""
-    module = TRAINING_SCRIPTS[args.command]
-    root = Path(__file__).resolve().parent.parent
-    script = root / "training" / f"{module}.py"
-    if not script.is_file():
+    """Run `training.<script>.main(rest)` in this process (`python -m training.<script>`
+    does the same); the training package is the repository's training/ folder."""
+    module_name = f"training.{TRAINING_SCRIPTS[args.command]}"
+    root = str(Path(__file__).resolve().parent.parent)
+    if root not in sys.path:  # a checkout run without installing: find training/ beside us
+        sys.path.append(root)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name not in ("training", module_name):
+            raise  # a missing dependency: say which
         print(
-            f"delve {args.command}: {script} not found; the training scripts live in the "
+            f"delve {args.command}: {module_name} not found; the training scripts live in the "
             "repository's training/ folder (clone the repository and install it with "
             "`pip install -e .[train]`).",
             file=sys.stderr,
         )
         return 2
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(root), env.get("PYTHONPATH")) if p)
-    cmd = [sys.executable, "-m", f"training.{module}", *args.rest]
-    return subprocess.run(cmd, env=env).returncode
+    try:
+        return module.main(args.rest, prog=f"delve {args.command}")
+    except SystemExit as done:  # argparse: 0 after --help, 2 after a usage error
+        code = done.code
+        return code if isinstance(code, int) else int(code is not None)
 
 
 # --- parser ----------------------------------------------------------------------------------
@@ -306,8 +314,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=cmd_bench)
 
     for name, helptext in (
-        ("train", "train MaskablePPO (forwards to training/train_ppo.py)"),
-        ("eval", "evaluate a saved model (forwards to training/evaluate.py)"),
+        ("train", "train MaskablePPO on a task (training/train_ppo.py)"),
+        ("eval", "evaluate a model or a baseline agent (training/evaluate.py)"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False, description=helptext)
         p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the script")

@@ -1,51 +1,180 @@
-"""Evaluate a saved MaskablePPO model on Delve: win rate and mean episode stats.
+"""Evaluate a saved MaskablePPO model, or a baseline agent, on any Delve id.
 
-python -m training.evaluate runs/ppo_delve.zip --episodes 50
+delve eval Delve-Vault-v0 runs/vault-plate-f1/model.zip --lock plate --floor 1 --episodes 200
+delve eval Delve-Combat-v0 --agent random
+delve eval Delve-Easy-v0 --agent scripted --json
+
+Every episode plays one seed (--seed, --seed + 1, ...) in the single `DelveEnv`
+(`gym.make(TASK, **config)`) with float observations, the model's deterministic masked
+prediction (the mask from `info["action_mask"]`). Prints the win rate with its 95% Wilson
+interval, the mean return and the mean episode length.
 """
 
+from __future__ import annotations
+
 import argparse
+import json
+import math
+import sys
+from collections.abc import Callable
+from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
-from sb3_contrib import MaskablePPO
 
-from delve_env.env import DelveEnv
+from delve_env.wrappers import FloatObservation
+from training.tasks import EVAL_SEED, SUBTASKS, add_config_options, resolve_config
+
+Policy = Callable[[dict, dict, gym.Env], int]  # (observation, info, env) -> action
 
 
-def evaluate(model_path: str, episodes: int, seed: int = 0, **config) -> dict:
-    """Play `episodes` games with the model's masked, deterministic policy."""
-    model = MaskablePPO.load(model_path)
-    env = DelveEnv(**config)
-    stats = []
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% for the default z).
+
+    Args:
+        wins: Episodes won.
+        n: Episodes played.
+        z: The normal quantile of the confidence level.
+
+    Returns:
+        (low, high); (0.0, 1.0) when n is 0.
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    center = (p + z * z / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+def make_env(task: str, config: dict) -> gym.Env:
+    """The single env of `task` with float observations (what the models are trained on)."""
+    return FloatObservation(gym.make(task, **config))
+
+
+def model_policy(model) -> Policy:
+    """A MaskablePPO model's deterministic, masked action."""
+
+    def act(obs: dict, info: dict, env: gym.Env) -> int:
+        action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        return int(action)
+
+    return act
+
+
+def random_policy(seed: int | None) -> Policy:
+    """The random-legal baseline (agents/random_legal.py)."""
+    from agents.random_legal import RandomLegalAgent
+
+    agent = RandomLegalAgent(seed)
+    return lambda obs, info, env: int(agent.act(info["action_mask"]))
+
+
+def scripted_policy() -> Policy:
+    """The scripted expert (agents/scripted.py; whole-game ids only)."""
+    from agents.scripted import ScriptedAgent
+
+    agent = ScriptedAgent()
+    return lambda obs, info, env: int(agent.act(env))
+
+
+def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> dict:
+    """Play `episodes` episodes on seeds seed, seed + 1, ... and summarize them.
+
+    Returns:
+        episodes, wins, win_rate, win_low, win_high (95% Wilson), mean_return, mean_length.
+    """
+    wins, returns, lengths = 0, [], []
     for i in range(episodes):
         obs, info = env.reset(seed=seed + i)
-        done = False
+        total, steps, done = 0.0, 0, False
         while not done:
-            action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
-            obs, _, terminated, truncated, info = env.step(int(action))
+            obs, reward, terminated, truncated, info = env.step(policy(obs, info, env))
+            total += reward
+            steps += 1
             done = terminated or truncated
-        stats.append(info["episode_stats"])
+        wins += bool(info["episode_stats"]["won"])
+        returns.append(total)
+        lengths.append(steps)
+    low, high = wilson(wins, episodes)
     return {
         "episodes": episodes,
-        "win_rate": float(np.mean([s["won"] for s in stats])),
-        "mean_deepest_floor": float(np.mean([s["deepest_floor"] for s in stats])),
-        "mean_rooms": float(np.mean([s["rooms_explored"] for s in stats])),
-        "mean_kills": float(np.mean([s["kills"] for s in stats])),
+        "wins": wins,
+        "win_rate": wins / episodes if episodes else 0.0,
+        "win_low": low,
+        "win_high": high,
+        "mean_return": float(np.mean(returns)) if returns else 0.0,
+        "mean_length": float(np.mean(lengths)) if lengths else 0.0,
     }
 
 
-def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model")
-    parser.add_argument("--episodes", type=int, default=20)
-    parser.add_argument("--difficulty", default="easy")
-    parser.add_argument("--depth", type=int, default=2)
-    parser.add_argument("--max-steps", type=int, default=2000)
-    args = parser.parse_args(argv)
-    result = evaluate(args.model, args.episodes, difficulty=args.difficulty, depth=args.depth,
-                      max_steps=args.max_steps)  # fmt: skip
-    print(result)
-    return result
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    doc = __doc__.split("\n\n", 1)
+    parser = argparse.ArgumentParser(prog=prog, description=doc[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=doc[1])  # fmt: skip
+    add_config_options(parser)
+    parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
+    parser.add_argument("--agent", choices=("model", "random", "scripted"),
+                        help="default: model when MODEL.zip is given")  # fmt: skip
+    parser.add_argument("--episodes", type=int, default=200, help="default 200")
+    parser.add_argument("--seed", type=int, default=EVAL_SEED, help=f"first seed ({EVAL_SEED})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    return parser
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """`delve eval`: returns the exit status (2 for bad input)."""
+    parser = build_parser(prog)
+    args = parser.parse_intermixed_args(argv)  # TASK, options and MODEL.zip in any order
+    agent = args.agent or ("model" if args.model else None)
+    if agent is None:
+        parser.error("give MODEL.zip or --agent random|scripted")
+    if agent == "model" and not args.model:
+        parser.error("--agent model needs MODEL.zip")
+    if agent != "model" and args.model:
+        parser.error(f"MODEL.zip is for --agent model, not --agent {agent}")
+    if agent == "scripted" and args.task in SUBTASKS:
+        parser.error(f"the scripted agent plays the whole game, not {args.task}")
+    if args.model and not Path(args.model).is_file():
+        parser.error(f"no such model file: {args.model}")
+    if args.episodes < 1:
+        parser.error("--episodes must be at least 1")
+    try:
+        config = resolve_config(args)
+    except ValueError as err:
+        parser.error(str(err))
+    if agent == "model":
+        from sb3_contrib import MaskablePPO
+
+        policy = model_policy(MaskablePPO.load(args.model, device="cpu"))
+    elif agent == "random":
+        policy = random_policy(args.seed)
+    else:
+        policy = scripted_policy()
+    result = play(make_env(args.task, config), policy, args.episodes, args.seed)
+    result = {"task": args.task, "config": config, "agent": agent, "model": args.model,
+              "seed": args.seed, **result}  # fmt: skip
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(format_result(result))
+    return 0
+
+
+def format_result(r: dict) -> str:
+    """The result as a few readable lines."""
+    what = r["model"] if r["agent"] == "model" else f"{r['agent']} agent"
+    config = ", ".join(f"{k}={v}" for k, v in r["config"].items())
+    return (
+        f"{r['task']} ({config}): {what}, {r['episodes']} episodes from seed {r['seed']}\n"
+        f"  win rate     {r['win_rate']:.3f}  (95% CI {r['win_low']:.3f}-{r['win_high']:.3f},"
+        f" {r['wins']} won)\n"
+        f"  mean return  {r['mean_return']:.3f}\n"
+        f"  mean length  {r['mean_length']:.1f} steps"
+    )
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

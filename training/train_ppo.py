@@ -1,38 +1,171 @@
-"""Train MaskablePPO (sb3-contrib) on Delve through the batched SB3 adapter.
+"""Train MaskablePPO (sb3-contrib) on any Delve id through the batched SB3 adapter.
 
-python -m training.train_ppo --timesteps 200000 --num-envs 16 --out runs/ppo_delve
+delve train Delve-Vault-v0 --lock plate --floor 1
+delve train Delve-Combat-v0 --floor 2 --timesteps 100000 --out runs/combat2
+delve train Delve-Vault-v0 --quick        (a smoke run: ~2,000 steps, tiny network)
+
+Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
+checkpoints/, progress.csv (SB3's log), curve.csv and curve.png (periodic deterministic
+evaluation on held-out seeds, the random-legal baseline as a line) and run.json.
 """
 
+from __future__ import annotations
+
 import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, replace
 from pathlib import Path
 
-from sb3_contrib import MaskablePPO
+from training.tasks import (
+    EVAL_SEED,
+    QUICK_MAX_STEPS,
+    add_config_options,
+    default_out,
+    resolve_config,
+    task_defaults,
+)
 
-from delve_env.sb3 import DelveSB3VecEnv
+NETS = {  # extractor and policy sizes; "tiny" is for --quick
+    "small": {"cnn": dict(channels=(16, 32), map_dim=128, vec_dim=128), "net_arch": [64, 64]},
+    "tiny": {"cnn": dict(channels=(4, 8), map_dim=16, vec_dim=16), "net_arch": [16]},
+}
 
 
-def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--timesteps", type=int, default=200_000)
-    parser.add_argument("--num-envs", type=int, default=16)
-    parser.add_argument("--difficulty", default="easy")
-    parser.add_argument("--depth", type=int, default=2)
-    parser.add_argument("--reward-mode", default="shaped")
-    parser.add_argument("--max-steps", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default="runs/ppo_delve")
+def policy_kwargs(extractor: str, net: str) -> dict:
+    """SB3 policy_kwargs for `--extractor cnn|flat` at a network size of `NETS`."""
+    kwargs = {"net_arch": NETS[net]["net_arch"]}
+    if extractor == "cnn":
+        from training.extractor import DelveExtractor
+
+        kwargs.update(features_extractor_class=DelveExtractor,
+                      features_extractor_kwargs=NETS[net]["cnn"])  # fmt: skip
+    return kwargs  # flat: SB3's CombinedExtractor (every key flattened)
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    doc = __doc__.split("\n\n", 1)
+    parser = argparse.ArgumentParser(prog=prog, description=doc[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=doc[1])  # fmt: skip
+    add_config_options(parser)
+    run = parser.add_argument_group("training (default: the task's row of training/tasks.py)")
+    run.add_argument("--timesteps", type=int)
+    run.add_argument("--num-envs", type=int)
+    run.add_argument("--eval-every", type=int, help="timesteps between curve points")
+    run.add_argument("--eval-episodes", type=int, help="episodes per curve point")
+    run.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
+    run.add_argument("--extractor", choices=("cnn", "flat"), default="cnn",
+                     help="cnn: one-hot map CNN (training/extractor.py); flat: SB3's default")  # fmt: skip
+    run.add_argument("--out", type=Path, help="output folder (default runs/<task>...)")
+    run.add_argument("--quick", action="store_true",
+                     help="tiny run: ~2,000 steps, 4 envs, tiny network, 2-episode evals")  # fmt: skip
+    run.add_argument("--threads", type=int, default=1,
+                     help="torch threads (default 1: small nets on a CPU train fastest so)")  # fmt: skip
+    run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """`delve train`: returns the exit status (2 for bad input)."""
+    parser = build_parser(prog)
     args = parser.parse_args(argv)
-    env = DelveSB3VecEnv(args.num_envs, seed=args.seed, difficulty=args.difficulty,
-                         depth=args.depth, reward_mode=args.reward_mode, max_steps=args.max_steps)  # fmt: skip
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=256, batch_size=512, seed=args.seed,
-                        verbose=1)  # fmt: skip
-    model.learn(total_timesteps=args.timesteps)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    model.save(out)
-    print(f"saved {out}.zip")
-    return out
+    try:
+        config = resolve_config(args)
+    except ValueError as err:
+        parser.error(str(err))
+    if args.quick and args.max_steps is None:
+        config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
+    hp = task_defaults(args.task, args.quick)
+    keys = ("timesteps", "num_envs", "eval_every", "eval_episodes")
+    overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
+    if args.threads < 1:
+        parser.error("--threads must be positive")
+    for key, value in overrides.items():
+        if value < 1:
+            parser.error(f"--{key.replace('_', '-')} must be positive")
+    hp = replace(hp, **overrides)
+    progress = not args.no_progress and _has_progress_bar()
+    import torch
+
+    torch.set_num_threads(args.threads)
+    out = args.out or default_out(args.task, config)
+    train(args.task, config, hp, out, args.seed, args.extractor, progress)
+    return 0
+
+
+def _has_progress_bar() -> bool:
+    """SB3's progress bar needs tqdm and rich (the `train` extra)."""
+    try:
+        import rich  # noqa: F401
+        import tqdm  # noqa: F401
+    except ImportError:
+        print("no progress bar: pip install tqdm rich", file=sys.stderr)
+        return False
+    return True
+
+
+def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
+          progress: bool = True) -> Path:  # fmt: skip
+    """Train, evaluate along the way, save and plot; returns the saved model's path.
+
+    Args:
+        task: A registered id.
+        config: Its env config (`resolve_config`).
+        hp: Its `TaskDefaults` row (possibly overridden).
+        out: The output folder.
+        seed: Seeds the training envs (slot i plays seed + i first) and PPO.
+        extractor: "cnn" or "flat".
+        progress: Show SB3's progress bar.
+    """
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import CheckpointCallback
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from delve_env.sb3 import DelveSB3VecEnv
+    from training.callbacks import EvalCurveCallback, plot_curve
+    from training.evaluate import make_env, play, random_policy
+
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"{task} {config}\n{hp}\nextractor {extractor}, seed {seed}, out {out}")
+    started = time.perf_counter()
+    baseline = play(make_env(task, config), random_policy(EVAL_SEED), hp.eval_episodes, EVAL_SEED)
+    print(f"random-legal baseline: win rate {baseline['win_rate']:.3f}, "
+          f"return {baseline['mean_return']:.3f}")  # fmt: skip
+    venv = VecMonitor(DelveSB3VecEnv(hp.num_envs, seed=seed, **config))  # rollout/ep_* logs
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=hp.n_steps, batch_size=hp.batch_size,
+                        n_epochs=hp.n_epochs, ent_coef=hp.ent_coef, gamma=hp.gamma, seed=seed,
+                        policy_kwargs=policy_kwargs(extractor, hp.net), verbose=0)  # fmt: skip
+    model.set_logger(configure(str(out), ["csv"]))
+    curve = EvalCurveCallback(lambda: make_env(task, config), out / "curve.csv", hp.eval_every,
+                              hp.eval_episodes, EVAL_SEED)  # fmt: skip
+    # a checkpoint per curve point (SB3 callbacks count vector steps)
+    save_every = max(hp.eval_every // hp.num_envs, 1)
+    checkpoint = CheckpointCallback(save_every, str(out / "checkpoints"), name_prefix="model")
+    model.learn(total_timesteps=hp.timesteps, callback=[checkpoint, curve], progress_bar=progress)
+    model.save(out / "model.zip")
+    title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
+    plot_curve(out / "curve.csv", out / "curve.png", baseline, title)
+    seconds = time.perf_counter() - started
+    record = {"task": task, "config": config, "hyperparameters": asdict(hp),
+              "extractor": extractor, "seed": seed, "eval_seed": EVAL_SEED,
+              "timesteps": model.num_timesteps, "seconds": round(seconds, 1),
+              "baseline_random": baseline, "final": curve.rows[-1]}  # fmt: skip
+    (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
+    checkpoints = sorted((out / "checkpoints").glob("*.zip"))
+    print(f"done: {model.num_timesteps:,} timesteps in {seconds:.0f} s; wrote")
+    for path, what in (("model.zip", "the final model"),
+                       ("checkpoints", f"{len(checkpoints)} checkpoints"),
+                       ("curve.csv", "learning curve: timesteps, win rate, mean return"),
+                       ("curve.png", "its plot, random-legal baseline as a line"),
+                       ("progress.csv", "SB3's training log"),
+                       ("run.json", "config, hyperparameters, baseline, final evaluation")):  # fmt: skip
+        print(f"  {out / path}  {what}")
+    return out / "model.zip"
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

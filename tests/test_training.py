@@ -1,0 +1,107 @@
+"""Tests for `delve train` / `delve eval` (training/): a --quick run end to end, evaluation
+of the saved model and of the baselines, the Wilson interval, and usage errors."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from delve_env import cli  # noqa: E402
+from training.evaluate import wilson  # noqa: E402
+
+VAULT = ["Delve-Vault-v0", "--lock", "plate", "--floor", "1"]
+
+
+@pytest.fixture(scope="module")
+def quick_run(tmp_path_factory):
+    """One --quick training run of the plate vault on floor 1, through the CLI."""
+    out = tmp_path_factory.mktemp("quick")
+    code = cli.main(["train", *VAULT, "--quick", "--no-progress", "--out", str(out)])
+    return code, out
+
+
+def test_quick_train_writes_model_curve_plot_and_checkpoint(quick_run, capsys):
+    code, out = quick_run
+    assert code == 0
+    for name in ("model.zip", "curve.csv", "curve.png", "progress.csv", "run.json"):
+        assert (out / name).is_file(), name
+    assert list((out / "checkpoints").glob("model_*_steps.zip"))
+    with (out / "curve.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert rows[0]["timesteps"] == "0" and int(rows[-1]["timesteps"]) >= 2000
+    assert all(0.0 <= float(r["win_rate"]) <= 1.0 for r in rows)
+    assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    run = json.loads((out / "run.json").read_text())
+    assert run["config"]["lock"] == "plate" and run["config"]["reward_mode"] == "shaped"
+    assert "win_rate" in run["baseline_random"]
+
+
+def test_eval_loads_the_model_and_reports_an_interval(quick_run, capsys):
+    _, out = quick_run
+    capsys.readouterr()
+    code = cli.main(["eval", *VAULT, str(out / "model.zip"), "--episodes", "3", "--json"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["episodes"] == 3 and result["agent"] == "model"
+    assert 0.0 <= result["win_low"] <= result["win_rate"] <= result["win_high"] <= 1.0
+    assert result["mean_length"] > 0
+
+
+def test_eval_random_agent_on_combat(capsys):
+    code = cli.main(["eval", "Delve-Combat-v0", "--agent", "random", "--episodes", "5"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "random agent, 5 episodes" in out and "95% CI" in out and "mean length" in out
+
+
+def test_eval_is_deterministic(capsys):
+    args = ["eval", "Delve-Combat-v0", "--floor", "2", "--agent", "random", "--episodes", "4",
+            "--json"]  # fmt: skip
+    results = []
+    for _ in range(2):
+        assert cli.main(args) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0] == results[1]
+    assert results[0]["config"]["floor"] == 2
+
+
+def test_wilson_interval_known_values():
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = wilson(10, 10)
+    assert low == pytest.approx(0.7225, abs=1e-4) and high == 1.0
+    low, high = wilson(81, 263)
+    assert low == pytest.approx(0.2553, abs=1e-4) and high == pytest.approx(0.3662, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["train", "Delve-Nope-v0", "--quick"], "unknown task id 'Delve-Nope-v0'"),
+        (["eval", "Delve-Nope-v0", "--agent", "random"], "registered ids"),
+        (["train", "Delve-Vault-v0", "--floor", "13", "--quick"], "floor must be"),
+        (["eval", "Delve-Combat-v0", "--floor", "0", "--agent", "random"], "floor must be"),
+        (["train", "Delve-Vault-v0", "--floor", "two"], "invalid int value"),
+        (["train", "Delve-v0", "--floor", "2"], "--floor applies to the sub-tasks only"),
+        (["eval", "Delve-Combat-v0", "--lock", "wall", "--agent", "random"], "does not apply"),
+        (["eval", "Delve-Vault-v0", "--agent", "scripted"], "whole game"),
+        (["eval", "Delve-Vault-v0"], "give MODEL.zip"),
+        (["eval", "Delve-Vault-v0", "missing.zip"], "no such model file"),
+    ],
+)
+def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):
+    assert cli.main(args) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_train_help_exits_0(capsys):
+    assert cli.main(["train", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--quick" in out and "--floor" in out and "Delve-Combat-v0" in out

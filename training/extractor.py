@@ -1,0 +1,72 @@
+"""A features extractor for Delve's Dict observation (float observations in [0, 1]).
+
+The map's two 15 x 15 channels hold categorical codes (channel 0: the crop's tile codes
+0..10, channel 1: the coarse floor view's codes 0..5), scaled by 1/10 like every field. The
+extractor turns them back into integers, one-hot encodes them (11 + 6 planes) and runs a
+small CNN over the planes; the other keys are flattened, concatenated and go through a
+linear layer. Both parts are concatenated into the features.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import torch
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+from delve_env.engine.layout import COARSE_PARTY, MAX_MAP_CODE, highs
+
+NUM_TILE_CODES = MAX_MAP_CODE + 1  # channel 0
+NUM_COARSE_CODES = COARSE_PARTY + 1  # channel 1
+
+
+class DelveExtractor(BaseFeaturesExtractor):
+    """One-hot map planes through a small CNN, the vector keys through a linear layer.
+
+    Args:
+        observation_space: The float observation Dict (`float_observation_space()`).
+        channels: Output channels of the two 3x3 conv layers (the second has stride 2).
+        map_dim: Features out of the map part.
+        vec_dim: Features out of the vector part.
+    """
+
+    def __init__(self, observation_space: gym.spaces.Dict, channels: tuple[int, int] = (16, 32),
+                 map_dim: int = 128, vec_dim: int = 128):  # fmt: skip
+        super().__init__(observation_space, features_dim=map_dim + vec_dim)
+        # the factor that turns each channel's float back into its code (its field's high)
+        map_high = highs()["map"].reshape(2, -1).max(axis=1).astype(np.float32)
+        self.register_buffer("map_high", torch.as_tensor(map_high))
+        self.vec_keys = [k for k in observation_space.spaces if k != "map"]
+        vec_size = sum(int(np.prod(observation_space[k].shape)) for k in self.vec_keys)
+        c1, c2 = channels
+        self.cnn = nn.Sequential(
+            nn.Conv2d(NUM_TILE_CODES + NUM_COARSE_CODES, c1, 3, padding=1),
+            nn.ReLU(),
+            nn.Conv2d(c1, c2, 3, stride=2, padding=1),
+            nn.ReLU(),
+            nn.Flatten(),
+        )
+        with torch.no_grad():
+            probe = torch.as_tensor(observation_space["map"].sample()[None])
+            n_flat = self.cnn(self.map_planes(probe)).shape[1]
+        self.map_head = nn.Sequential(nn.Linear(n_flat, map_dim), nn.ReLU())
+        self.vec_head = nn.Sequential(nn.Linear(vec_size, vec_dim), nn.ReLU())
+
+    def map_planes(self, obs_map: torch.Tensor) -> torch.Tensor:
+        """(B, 2, H, W) floats -> (B, 17, H, W) one-hot planes of the tile and coarse codes."""
+        tiles = torch.round(obs_map[:, 0] * self.map_high[0]).long().clamp(0, MAX_MAP_CODE)
+        coarse = torch.round(obs_map[:, 1] * self.map_high[1]).long().clamp(0, COARSE_PARTY)
+        planes = torch.cat(
+            [
+                nn.functional.one_hot(tiles, NUM_TILE_CODES),
+                nn.functional.one_hot(coarse, NUM_COARSE_CODES),
+            ],
+            dim=-1,
+        )
+        return planes.permute(0, 3, 1, 2).float()
+
+    def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
+        maps = self.map_head(self.cnn(self.map_planes(observations["map"])))
+        vec = torch.cat([observations[k].flatten(1) for k in self.vec_keys], dim=1)
+        return torch.cat([maps, self.vec_head(vec)], dim=1)

@@ -1,0 +1,137 @@
+"""Per-task training defaults and the env config the command-line options build.
+
+One table, `DEFAULTS`, holds every registered id's PPO settings; `resolve_config` turns the
+`--difficulty/--depth/--lock/--floor/--reward-mode/--max-steps` options into the config that
+`gym.make(task, **config)` and `DelveSB3VecEnv(**config)` take, refusing options that do not
+apply to the task.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import gymnasium as gym
+
+from delve_env import IDS
+from delve_env.config import LOCKS, REWARD_MODES, Config
+from delve_env.engine.params import DIFFICULTIES
+
+EVAL_SEED = 1000  # evaluation episodes play seeds EVAL_SEED, EVAL_SEED + 1, ...
+QUICK_MAX_STEPS = 300  # --quick caps episodes (a smoke run, also on the whole game)
+
+
+@dataclass(frozen=True)
+class TaskDefaults:
+    """PPO and evaluation settings for one task.
+
+    Attributes:
+        timesteps: Total environment steps to train for.
+        num_envs: Games stepped together by the batched engine.
+        n_steps: Steps per env per rollout (a rollout is n_steps * num_envs steps).
+        batch_size: Minibatch size of the PPO update.
+        n_epochs: Passes over each rollout.
+        ent_coef: Entropy bonus.
+        gamma: Discount factor.
+        eval_every: Timesteps between two points of the learning curve.
+        eval_episodes: Episodes per point of the learning curve.
+        net: Network size, "small" or "tiny" (see `training.train_ppo.policy_kwargs`).
+    """
+
+    timesteps: int
+    num_envs: int
+    n_steps: int
+    batch_size: int
+    n_epochs: int
+    ent_coef: float
+    gamma: float
+    eval_every: int
+    eval_episodes: int
+    net: str = "small"
+
+
+_GAME = TaskDefaults(2_000_000, 32, 256, 1024, 4, 0.01, 0.997, 100_000, 5)
+DEFAULTS: dict[str, TaskDefaults] = {
+    "Delve-v0": _GAME,
+    "Delve-Easy-v0": _GAME,
+    "Delve-Hard-v0": _GAME,
+    "Delve-Vault-v0": TaskDefaults(300_000, 16, 128, 512, 4, 0.01, 0.99, 20_000, 40),
+    "Delve-Explore-v0": TaskDefaults(1_000_000, 16, 256, 1024, 4, 0.01, 0.995, 50_000, 10),
+    "Delve-Combat-v0": TaskDefaults(200_000, 16, 64, 256, 4, 0.01, 0.99, 10_000, 100),
+}
+# --quick: a smoke run of any task, end to end in seconds once the engine is compiled
+QUICK = dict(timesteps=2048, num_envs=4, n_steps=64, batch_size=64, n_epochs=2,
+             eval_every=1024, eval_episodes=2, net="tiny")  # fmt: skip
+REWARD_DEFAULT = "shaped"  # training default; the ids' own default is sparse
+
+# which options apply where: sub-tasks set their own depth, only the vault has a lock
+SUBTASKS = {"Delve-Vault-v0": ("lock", "floor"), "Delve-Explore-v0": ("floor",),
+            "Delve-Combat-v0": ("floor",)}  # fmt: skip
+
+
+def task_id(text: str) -> str:
+    """argparse type: a registered Delve id."""
+    if text not in IDS:
+        raise argparse.ArgumentTypeError(
+            f"unknown task id {text!r}; registered ids: {', '.join(IDS)}"
+        )
+    return text
+
+
+def add_config_options(parser: argparse.ArgumentParser) -> None:
+    """Add TASK and the env config options shared by `delve train` and `delve eval`."""
+    parser.add_argument("task", metavar="TASK", type=task_id, help=f"one of {', '.join(IDS)}")
+    group = parser.add_argument_group("env config (default: the id's own)")
+    group.add_argument("--difficulty", choices=DIFFICULTIES)
+    group.add_argument("--depth", type=int, help="floors (whole-game ids only)")
+    group.add_argument("--lock", choices=LOCKS, help="the vault's lock (Delve-Vault-v0)")
+    group.add_argument("--floor", type=int, help="the sub-task's floor, 1..12")
+    group.add_argument("--reward-mode", choices=REWARD_MODES,
+                       help=f"default: {REWARD_DEFAULT}")  # fmt: skip
+    group.add_argument("--max-steps", type=int, help="episode step limit")
+
+
+def resolve_config(args: argparse.Namespace) -> dict:
+    """The env config for `gym.make(args.task, **config)` from the parsed options.
+
+    Args:
+        args: Parsed options of `add_config_options`.
+
+    Returns:
+        The id's own kwargs updated with the given options (reward shaped unless given).
+
+    Raises:
+        ValueError: An option that does not apply to the task, or a bad value.
+    """
+    given = {key: getattr(args, key) for key in ("difficulty", "depth", "lock", "floor",
+             "reward_mode", "max_steps") if getattr(args, key) is not None}  # fmt: skip
+    subtask_keys = SUBTASKS.get(args.task)
+    for key in ("depth", "lock", "floor"):
+        if key not in given:
+            continue
+        if subtask_keys is None and key != "depth":
+            raise ValueError(f"--{key} applies to the sub-tasks only, not {args.task}")
+        if subtask_keys is not None and key not in subtask_keys:
+            raise ValueError(f"--{key} does not apply to {args.task}")
+    config = dict(gym.spec(args.task).kwargs)
+    config["reward_mode"] = REWARD_DEFAULT
+    config.update(given)
+    Config.from_kwargs(**config)  # ValueError naming the key and what is allowed
+    return config
+
+
+def task_defaults(task: str, quick: bool = False) -> TaskDefaults:
+    """The table's settings for `task`, or the --quick preset."""
+    return replace(DEFAULTS[task], **QUICK) if quick else DEFAULTS[task]
+
+
+def default_out(task: str, config: dict) -> Path:
+    """runs/<task>[-<lock>][-f<floor>] (the options given), e.g. runs/vault-plate-f1."""
+    name = task.removeprefix("Delve-").removesuffix("-v0").lower()
+    parts = [name if name != "v0" else "game"]
+    if "lock" in config:
+        parts.append(config["lock"])
+    if "floor" in config:
+        parts.append(f"f{config['floor']}")
+    return Path("runs") / "-".join(parts)
