@@ -63,8 +63,9 @@ class Config:
             raise ValueError(f"max_steps must be a positive integer, got {self.max_steps!r}")
         _choice("task", self.task, TASKS)
         _choice("lock", self.lock, LOCKS)
-        if not (_is_int(self.floor) and 1 <= self.floor <= MAX_DEPTH):
-            raise ValueError(f"floor must be an integer in 1..{MAX_DEPTH}, got {self.floor!r}")
+        top = MAX_DEPTH - 1 if self.task == "explore" else MAX_DEPTH  # explore needs a floor below
+        if not (_is_int(self.floor) and 1 <= self.floor <= top):
+            raise ValueError(f"floor must be an integer in 1..{top}, got {self.floor!r}")
         party = self.party
         if (
             isinstance(party, str)

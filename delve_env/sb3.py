@@ -54,6 +54,7 @@ class DelveSB3VecEnv(VecEnv):
                 infos[e]["terminal_observation"] = self._convert(views(eng.obs_record[e].copy()))
                 infos[e]["TimeLimit.truncated"] = bool(eng.truncated[e] and not eng.terminated[e])
                 infos[e]["episode_stats"] = episode_stats(eng.state, e)
+                infos[e]["is_success"] = infos[e]["episode_stats"]["won"]
             eng.reset(np.empty(0, dtype=np.uint64), dones)
         obs = self._convert(views(eng.obs_record.copy()))
         return obs, rewards, dones, infos

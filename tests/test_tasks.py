@@ -143,3 +143,12 @@ def test_combat_is_won_by_beating_the_band_and_lost_by_running():
     env.reset(seed=0)
     _, reward, terminated, _, info = env.step(A_RUN)
     assert terminated and reward == -1.0 and not info["episode_stats"]["won"]
+
+
+def test_explore_needs_a_floor_below_its_own():
+    """The explore task's floor has a stair down, so its floor is at most 11 (depth 12)."""
+    with pytest.raises(ValueError, match=r"floor must be an integer in 1\.\.11"):
+        gym.make("Delve-Explore-v0", floor=12)
+    env = gym.make("Delve-Explore-v0", floor=11).unwrapped
+    env.reset(seed=0)
+    assert env.state.tiles.shape[1] - 1 == 12

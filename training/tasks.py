@@ -56,7 +56,8 @@ DEFAULTS: dict[str, TaskDefaults] = {
     "Delve-v0": _GAME,
     "Delve-Easy-v0": _GAME,
     "Delve-Hard-v0": _GAME,
-    "Delve-Vault-v0": TaskDefaults(300_000, 16, 128, 512, 4, 0.01, 0.99, 20_000, 40),
+    # the locks collapse to one repeated action with less entropy and fewer epochs (LEARNING.md)
+    "Delve-Vault-v0": TaskDefaults(300_000, 16, 128, 512, 10, 0.05, 0.99, 20_000, 40),
     "Delve-Explore-v0": TaskDefaults(1_000_000, 16, 256, 1024, 4, 0.01, 0.995, 50_000, 10),
     "Delve-Combat-v0": TaskDefaults(200_000, 16, 64, 256, 4, 0.01, 0.99, 10_000, 100),
 }
