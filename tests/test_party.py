@@ -230,6 +230,21 @@ def test_party_4_in_a_fight_only_a_fallen_members_items_change_hands_on_the_acto
     assert s.mode[0] == FIGHT and s.order[0, s.actor[0]] == 2  # the wizard's turn
 
 
+def test_party_4_a_fallen_fourth_members_items_go_to_the_actor_in_a_fight(scene):
+    """PARTY-4 as above from member slot 3, whose give actions have indices past 127 (the
+    mask must not compute them in the int8 of the marching order)."""
+    s = scene.s
+    scene.tough()
+    s.hp[0, 3] = 0  # the cleric has fallen
+    s.item[0, 3, NUM_EQUIP + PACK_SLOTS - 1] = MEDICINAL_ALE
+    scene.fight([GOBLIN], hps=[30000])
+    assert s.order[0, s.actor[0]] == 0  # the hero acts
+    a = give_action(3, PACK_SLOTS - 1, 0)
+    assert a > 127 and scene.legal(a)
+    scene.act(a)
+    assert MEDICINAL_ALE in s.item[0, 0, NUM_EQUIP:]
+
+
 # --- HP-1 ----------------------------------------------------------------------------------
 
 
