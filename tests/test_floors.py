@@ -360,6 +360,7 @@ def test_map_5_the_stair_up_from_floor_1_leads_to_the_courtyard(scene):
     assert scene.s.outcome[0] == 0
 
 
+@pytest.mark.nojit
 def test_map_5_looting_the_map_opens_the_stair_down(scene):
     """MAP-5: the floor's map is an item in a room; once looted the stair down opens."""
     s = scene.s
@@ -373,6 +374,7 @@ def test_map_5_looting_the_map_opens_the_stair_down(scene):
     assert scene.legal(A_STAIRS)
 
 
+@pytest.mark.nojit
 def test_map_5_looting_a_deep_floors_map_holds_that_map_alone(scene_factory):
     """MAP-5 on every floor down to MAX_DEPTH: looting floor f's map holds floor f's map and
     no other (the bit is not computed in the int8 of the floor number)."""
