@@ -114,6 +114,7 @@ def test_time_2_looting_and_stairs_cost_no_time(scene):
 # --- FOOD-1 --------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 def test_food_1_every_120_paces_each_standing_member_eats_one_party_ration(scene, rng):
     """FOOD-1: no meal during the first 119 paces; at pace 120 each of the four standing
     members eats one ration from the party's stock; the next meal is 120 paces later."""

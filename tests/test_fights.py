@@ -326,6 +326,7 @@ def test_attack_1_a_ranged_attack_that_loses_simply_misses(scene):
 # --- ATTACK-2 ------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 def test_attack_2_the_target_counter_attacks_only_if_every_attack_fails(scene):
     """ATTACK-2: the wizard attacks a goblin twice in one action: the goblin strikes back
     only when both attacks fail (0.525^2), never when one of them hits, even on a tie."""
@@ -392,6 +393,7 @@ def test_dmg_1_damage_is_weapon_dice_plus_flat_bonus_unarmed_is_2(scene, kind, l
     assert abs(rolls.mean() - mean) < 0.25
 
 
+@pytest.mark.nojit
 def test_dmg_1_armor_subtracts_its_protection_and_each_absorbing_piece_loses_a_dv(scene):
     """DMG-1: the hero's shield (AV 1) and leather (AV 1) take 2 off a 5-point blow, each
     losing one durability; a 1-point blow is stopped by the shield alone."""
@@ -444,6 +446,7 @@ def test_dmg_1_monster_armor_subtracts_from_the_members_damage(scene, rng, kind,
 # --- RUN-AWAY-1 ----------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 def test_run_away_1_the_party_flees_to_a_random_hall_tile_and_the_band_keeps_its_wounds(scene):
     """RUN-AWAY-1: from a fight in a room, RUN lands the party on a plain hall tile (never a
     room, never a stair), no time passes, the band stays in its room with its wounds (its
@@ -575,6 +578,7 @@ def test_wander_3_a_wandering_band_comes_from_the_floors_monster_table(scene_fac
         assert (s.band_kind[0] == bands).all()
 
 
+@pytest.mark.nojit
 def test_wander_3_beating_a_wandering_band_gives_its_xp_and_a_little_gold(scene_factory):
     """WANDER-3: killing a wandering goblin on floor 2 gives the killer its 25 XP, the party
     d6 x floor gold (1 XP a coin, shared), and leaves no band anywhere."""
@@ -635,6 +639,7 @@ def test_mon_1_every_flag_is_carried_by_at_least_one_kind(scene):
         assert (MONSTERS[:, M_FLAGS] & flag).any(), flag
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("floor", range(1, 13))
 def test_mon_1_a_band_is_1_to_6_monsters_of_one_or_two_kinds_of_its_floors_tier(floor):
     """MON-1: floors 1-3, 4-6, 7-9, 10-12 draw from tiers 1..4; a band is 1-6 monsters of one

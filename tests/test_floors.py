@@ -16,6 +16,7 @@ from delve_env.engine.tables import (
     EV_NEW_ROOM,
     EV_SECRET,
     HALL,
+    MAX_DEPTH,
     ROCK,
     ROOM,
     SECRET,
@@ -359,6 +360,7 @@ def test_map_5_the_stair_up_from_floor_1_leads_to_the_courtyard(scene):
     assert scene.s.outcome[0] == 0
 
 
+@pytest.mark.nojit
 def test_map_5_looting_the_map_opens_the_stair_down(scene):
     """MAP-5: the floor's map is an item in a room; once looted the stair down opens."""
     s = scene.s
@@ -370,6 +372,19 @@ def test_map_5_looting_the_map_opens_the_stair_down(scene):
     assert not s.room_map[0, 1, r]
     stand_on(scene, 1, STAIR_DOWN)
     assert scene.legal(A_STAIRS)
+
+
+@pytest.mark.nojit
+def test_map_5_looting_a_deep_floors_map_holds_that_map_alone(scene_factory):
+    """MAP-5 on every floor down to MAX_DEPTH: looting floor f's map holds floor f's map and
+    no other (the bit is not computed in the int8 of the floor number)."""
+    sc = scene_factory(depth=MAX_DEPTH)
+    s = sc.s
+    for f in range(1, MAX_DEPTH + 1):
+        s.maps_held[0] = 0
+        sc.stand_in_room(f, int(np.nonzero(s.room_map[0, f])[0][0]))
+        sc.act(A_LOOT)
+        assert s.maps_held[0] == 1 << f, f"floor {f}"
 
 
 # --- MAP-6 ---------------------------------------------------------------------------------

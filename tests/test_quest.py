@@ -276,6 +276,7 @@ def king_in_party(scene):
     join_king(scene.s, 0, scene.rng(1))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("book, reward", [(False, 1.0), (True, 1.5)])
 def test_run_3_standing_in_the_courtyard_with_the_king_wins(scene, book, reward):
     """RUN-3: the moment the party arrives in the courtyard with the king alive and in the

@@ -113,6 +113,7 @@ def test_meta_round_trip():
 # --- round trips at 20 points per preset, replaying identically --------------------------
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("env_id", GAME_IDS)
 def test_round_trip_20_points_replays_identically(env_id):
     """At 20 points of a game: save; load into another env (mid-game of another seed):

@@ -174,6 +174,7 @@ def play_agent(env: DelveEnv, agent: VaultOracleAgent, limit: int = 400) -> tupl
 # ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("lock", ["wall", "plate"])
 def test_vault1_subtask_starts_at_the_lock(lock):
     for f in (1, 5, 12):
@@ -483,6 +484,7 @@ def test_wall1_wrong_guess_wounds_half_the_time_by_wrong_x_d4_x_factor(difficult
         assert hit.max() <= 3 * 4 * factor
 
 
+@pytest.mark.nojit
 def test_wall1_hard_two_wrong_rings_wound_2_x_d4_x_2():
     env = task("wall", 3, seed=2, difficulty="hard")
     s, f = env.state, 3
@@ -496,6 +498,7 @@ def test_wall1_hard_two_wrong_rings_wound_2_x_d4_x_2():
     assert seen == {4, 8, 12, 16}
 
 
+@pytest.mark.nojit
 def test_wall1_rogue_knows_the_first_ring():
     for f in FLOORS:
         for seed in range(3):
@@ -607,6 +610,7 @@ def test_plate1_pushing_costs_nothing_and_opens_when_all_dark():
         assert info["episode_stats"]["won"] and s.stat_vault_wounds[0] == 0
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("f", [1, 3, 4, 6, 7, 9, 10, 12])
 def test_plate1_taking_a_push_back_wounds_d4_x_floor_tier(f):
     env = task("plate", f, seed=31 + f)
@@ -628,6 +632,7 @@ def test_plate1_taking_a_push_back_wounds_d4_x_floor_tier(f):
     assert wounds == {d * tier(f) for d in range(1, 5)}, (f, sorted(wounds))
 
 
+@pytest.mark.nojit
 @pytest.mark.parametrize("f", [1, 4, 6, 9, 12])
 def test_plate1_hint_costs_50_x_floor_and_shows_a_cell_still_to_push(f):
     env = task("plate", f, seed=41 + f)
@@ -676,6 +681,7 @@ def _check_hint(s, f: int, h: int) -> None:
         assert solve_plate(s.plate_lit[0, f, :n, :n]).ravel()[h]
 
 
+@pytest.mark.nojit
 def test_plate1_rogue_gets_the_first_hint_free():
     for f in (1, 5, 10):
         env = task("plate", f, seed=f, party=("rogue", "hero"))

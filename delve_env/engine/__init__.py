@@ -3,6 +3,11 @@
 Numba's on-disk cache notices a change to a function's own file, but not to the functions it
 calls from other files. The cache therefore lives in a folder named after a hash of every
 engine source, so any edit starts a fresh cache instead of running stale machine code.
+
+Under NUMBA_DISABLE_JIT=1 the same code runs on numpy scalars: a value read from an int8 or
+int16 field stays int8 or int16 in arithmetic (it wraps, and a Python int out of its range
+raises), where compiled code computes in int64. Widen such a value with `int()` before
+arithmetic that can leave its dtype's range (`HINT_PRICE * int(f)`, `1 << int(f)`).
 """
 
 import hashlib

@@ -76,7 +76,7 @@ def has_loot(s, e, f, r):
 def read_map(s, e, f):
     """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
     and know its rooms."""
-    s.maps_held[e] |= 1 << f
+    s.maps_held[e] |= 1 << int(f)
     s.room_known[e, f, : s.num_rooms[e, f]] = True
     tiles = s.tiles[e, f]
     for y in range(tiles.shape[0]):

@@ -97,7 +97,7 @@ def mask_items(s, p, e, mask):
 
 @njit(cache=True)
 def mask_fight(s, e, mask):
-    m = s.order[e, s.actor[e]]
+    m = int(s.order[e, s.actor[e]])  # widened: it is added to an action index below
     for k in range(MAX_FOES):
         alive = is_foe_alive(s, e, k)
         mask[A_ATTACK + k] = alive

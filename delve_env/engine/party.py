@@ -131,7 +131,7 @@ def heal(s, e, m, amount):
 @njit(cache=True)
 def level_cost(p, level):
     """XP-3: XP needed to go from `level` to the next."""
-    return int(100 * level * p[P_XP_FACTOR] + 0.5)
+    return int(100 * int(level) * p[P_XP_FACTOR] + 0.5)
 
 
 @njit(cache=True)

@@ -212,7 +212,7 @@ def hint_price(s, e):
     f = s.floor[e]
     if s.plate_hints[e, f] == 0 and s.cls[e, s.worker[e]] == ROGUE:
         return 0
-    return HINT_PRICE * f
+    return HINT_PRICE * int(f)
 
 
 @njit(cache=True)
