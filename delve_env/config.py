@@ -1,6 +1,6 @@
 """Env configuration: validation with clear errors, and the engine parameters it implies."""
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -91,6 +91,17 @@ class Config:
             overrides.update({P_TASK: TASKS.index(self.task), P_TASK_FLOOR: self.floor,
                               P_TASK_LOCK: LOCKS.index(self.lock) + 1, P_DEPTH: max(2, depth)})  # fmt: skip
         return make_params(self.difficulty, overrides)
+
+    def snapshot_dict(self) -> dict:
+        """The config as a snapshot records it (JSON-able): every key but `render_mode` and
+        `invalid_action`, which do not change the game; the party as a list, and `depth` as
+        the dungeon's actual depth (so `depth=None` and the depth it stands for compare equal)."""
+        d = asdict(self)
+        del d["render_mode"], d["invalid_action"]
+        d["party"] = list(self.party)
+        d["depth"] = int(self.params()[P_DEPTH])
+        d["max_steps"], d["floor"] = int(self.max_steps), int(self.floor)
+        return d
 
     def party_classes(self) -> np.ndarray:
         return np.array([CLASS_NAMES.index(name) for name in self.party], dtype=np.int8)

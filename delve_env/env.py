@@ -153,13 +153,16 @@ class DelveEnv(gym.Env):
 
     def save_state(self) -> bytes:
         """The whole game as compact bytes (versioned, checksummed, not pickle), for search
-        agents and bug reports."""
-        return snapshot.to_bytes(self.engine.state, 0, {"running": self._running})
+        agents and bug reports. The config it is played under goes with it."""
+        meta = {"running": self._running, "config": self.config.snapshot_dict()}
+        return snapshot.to_bytes(self.engine.state, 0, meta)
 
     def load_state(self, data: bytes) -> None:
-        """Restore a `save_state` snapshot exactly; anything else raises `SnapshotError` (a
+        """Restore a `save_state` snapshot exactly; anything else, including a snapshot of
+        another config (or one that does not record its config), raises `SnapshotError` (a
         ValueError) and leaves the game as it was."""
-        meta = snapshot.from_bytes(data, self.engine.state, 0)
+        config = self.config.snapshot_dict()
+        meta = snapshot.from_bytes(data, self.engine.state, 0, config=config)
         self.engine.refresh(np.ones(1, dtype=np.bool_))
         self._running = bool(meta.get("running", True))
         self._seeded = True

@@ -20,6 +20,10 @@ uses as an index, see `index_ranges`) before it writes anything, and raises
 `SnapshotError` (a `ValueError`) for anything wrong: corrupted, truncated, wrong-version or
 wrong-shape data never reaches the state and never raises anything else. The format holds
 numbers only: loading never runs code (no pickle).
+
+`DelveEnv.save_state` records the env's config in the meta (`Config.snapshot_dict`) and
+`load_state` passes its own as `from_bytes(..., config=...)`: a snapshot of another config,
+or one that does not record its config, is refused the same way, before any shape check.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
 
 class SnapshotError(ValueError):
     """Snapshot bytes that cannot be loaded: corrupted, truncated, another version, another
-    config's shapes, or not a Delve snapshot at all. The state was left untouched."""
+    config, or not a Delve snapshot at all. The state was left untouched."""
 
 
 def _layout(state) -> list[tuple[str, np.dtype, tuple[int, ...]]]:
@@ -168,15 +172,16 @@ def _frame(data) -> tuple[dict, bytes, int]:
     return header, body, _PREFIX.size + head_len
 
 
-def from_bytes(data, state, e: int) -> dict:
+def from_bytes(data, state, e: int, *, config: dict | None = None) -> dict:
     """Load snapshot bytes into slot e of `state` and return the stored `meta` dict.
 
     Raises SnapshotError, with the state untouched, unless the data is an intact snapshot of
-    this format version with exactly this state's fields, dtypes and shapes. The caller
+    this format version with exactly this state's fields, dtypes and shapes, and, when
+    `config` is given, with this config in its meta (see `check_config`). The caller
     recomputes observations and masks afterwards (`engine.refresh`)."""
     e = _check_slot(state, e)
     try:
-        arrays, meta = _parse(data, state)
+        arrays, meta = _parse(data, state, config)
     except SnapshotError:
         raise
     except Exception as ex:  # belt and braces: nothing but SnapshotError leaves the parser
@@ -243,8 +248,32 @@ def _diagnose(fields, expected: list) -> str:
     return "snapshot field list is malformed"
 
 
-def _parse(data, state) -> tuple[list[np.ndarray], dict]:
+def check_config(meta: dict, config: dict) -> None:
+    """Raise SnapshotError unless `meta` records exactly `config` (a JSON-able dict, as
+    `Config.snapshot_dict` gives): the message names every key that differs, with both
+    values. A snapshot that records no config (made before snapshots carried one) is refused:
+    nothing says which game its numbers belong to."""
+    saved = meta.get("config")
+    if not isinstance(saved, dict):
+        raise SnapshotError(
+            "snapshot does not record the config it was made under (an older snapshot, or "
+            "one made without DelveEnv.save_state); it cannot be checked against this env's "
+            "config, so it is refused"
+        )
+    absent = "(absent)"
+    diffs = [
+        f"{k}: snapshot {saved.get(k, absent)!r}, this env {config.get(k, absent)!r}"
+        for k in sorted(set(saved) | set(config), key=str)
+        if k not in saved or k not in config or saved[k] != config[k]
+    ]
+    if diffs:
+        raise SnapshotError(f"snapshot was made under another config: {'; '.join(diffs)}")
+
+
+def _parse(data, state, config: dict | None = None) -> tuple[list[np.ndarray], dict]:
     header, body, offset = _frame(data)
+    if config is not None:
+        check_config(header.get("meta", {}), config)
     key = tuple((name, a.dtype.str, a.shape[1:]) for name, a in zip(state._fields, state))
     expected, plan, bools = _plan(key)
     if header["fields"] != expected:

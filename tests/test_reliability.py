@@ -743,7 +743,8 @@ class DelveMachine(RuleBasedStateMachine):
     def load(self, i):
         data, obs, mask, running = self.saves[i % len(self.saves)]
         self.env.load_state(data)
-        assert snapshot.read_header(data)["meta"] == {"running": running}
+        config = self.env.config.snapshot_dict()
+        assert snapshot.read_header(data)["meta"] == {"running": running, "config": config}
         assert self.env.save_state() == data
         self.running = running
         assert np.array_equal(self.env.action_masks(), mask)

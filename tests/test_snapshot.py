@@ -1,6 +1,7 @@
 """The snapshot byte format (delve_env/snapshot.py): exact round trips at 20 points per preset
 that replay identically, and a loader that refuses corrupted, truncated, wrong-version and
 wrong-shape data with `SnapshotError` alone, always before touching the state (hypothesis fuzz).
+`DelveEnv.load_state` also refuses a snapshot of another config, or one without its config.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import struct
 import sys
 from pathlib import Path
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,6 +22,7 @@ from hypothesis import strategies as st
 
 import delve_env
 from delve_env import DelveEnv, snapshot
+from delve_env.config import Config
 from delve_env.snapshot import MAGIC, VERSION, SnapshotError, from_bytes, to_bytes
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -293,6 +296,113 @@ def test_refuses_out_of_range_indices(valid, target, field, value):
     arr = getattr(env.state, field)
     arr.reshape(arr.shape[0], -1)[0, 0] = value
     refused(to_bytes(env.state, 0), target, f"'{field}' holds .* outside")
+
+
+# --- the config a snapshot was made under -------------------------------------------------
+
+
+def refused_by_env(data, env: DelveEnv, match: str) -> SnapshotError:
+    """`env.load_state(data)` raises SnapshotError (matching `match`) and changes nothing: not
+    the state, the observation and mask, nor whether the episode is running."""
+    before, shown, running = soak.state_copy(env.state), outputs(env), env._running
+    with pytest.raises(SnapshotError, match=match) as err:
+        env.load_state(data)
+    assert soak.state_diff(env.state, before) == [], "a refused load touched the state"
+    assert same_outputs(outputs(env), shown) and env._running == running
+    return err.value
+
+
+def hard_game() -> DelveEnv:
+    env = gym.make("Delve-Hard-v0").unwrapped
+    env.reset(seed=5)
+    play(env, 5, 0, 300)
+    return env
+
+
+def test_save_state_records_the_config():
+    env = DelveEnv(difficulty="hard", party=("rogue", "cleric"), render_mode="ansi")
+    env.reset(seed=0)
+    meta = snapshot.read_header(env.save_state())["meta"]
+    assert meta["config"] == {
+        "difficulty": "hard",
+        "depth": 8,  # the difficulty's depth, not None
+        "party": ["rogue", "cleric"],
+        "reward_mode": "sparse",
+        "max_steps": 20000,
+        "task": "game",
+        "lock": "wall",
+        "floor": 1,
+    }
+    assert meta["running"] is True
+
+
+@pytest.mark.nojit
+def test_another_configs_snapshot_is_refused_and_changes_nothing():
+    """A Delve-Hard-v0 game has the same array shapes as Delve-v0 with depth=8: the shapes
+    let it through, the recorded config does not."""
+    data = hard_game().save_state()
+    env = gym.make("Delve-v0", depth=8).unwrapped
+    env.reset(seed=11)
+    play(env, 11, 0, 100)
+    err = refused_by_env(data, env, "another config")
+    assert "difficulty: snapshot 'hard', this env 'normal'" in str(err)
+    assert "depth" not in str(err)  # 8 both: only the keys that differ are named
+    assert isinstance(err, ValueError)
+
+
+def test_the_error_names_every_key_that_differs_with_both_values():
+    env = DelveEnv(reward_mode="shaped", max_steps=500, party=("hero", "namer"))
+    env.reset(seed=2)
+    other = DelveEnv()
+    other.reset(seed=3)
+    err = str(refused_by_env(env.save_state(), other, "another config"))
+    assert "max_steps: snapshot 500, this env 20000" in err
+    default = list(Config().party)
+    assert f"party: snapshot ['hero', 'namer'], this env {default!r}" in err
+    assert "reward_mode: snapshot 'shaped', this env 'sparse'" in err
+    assert "difficulty" not in err
+
+
+def test_another_configs_shapes_are_named_by_config_first():
+    """The config is checked before the shapes, so the error says which keys differ."""
+    env = DelveEnv()
+    env.reset(seed=1)
+    other = DelveEnv(difficulty="hard")
+    other.reset(seed=1)
+    err = str(refused_by_env(env.save_state(), other, "another config"))
+    assert "depth: snapshot 6, this env 8" in err
+    assert "difficulty: snapshot 'normal', this env 'hard'" in err
+
+
+def test_a_snapshot_without_its_config_is_refused():
+    """Older snapshots (and bare `to_bytes` ones) say nothing of their config."""
+    env = DelveEnv()
+    env.reset(seed=4)
+    play(env, 4, 0, 50)
+    other = DelveEnv()
+    other.reset(seed=6)
+    refused_by_env(to_bytes(env.state, 0, {"running": True}), other, "does not record the config")
+
+
+@pytest.mark.nojit
+def test_a_same_config_snapshot_still_loads():
+    """The same config loads and replays, whatever render_mode and invalid_action say, and
+    depth=None equals the depth it stands for."""
+    env = hard_game()
+    data, shown = env.save_state(), outputs(env)
+    ahead = play(env, 5, 300, 100)
+    same = (
+        {"difficulty": "hard"},
+        {"difficulty": "hard", "depth": 8},
+        {"difficulty": "hard", "render_mode": "ansi", "invalid_action": "raise"},
+    )
+    for cfg in same:
+        other = DelveEnv(**cfg)
+        other.reset(seed=9)
+        other.load_state(data)
+        assert other.save_state() == data
+        assert same_outputs(outputs(other), shown)
+        assert play(other, 5, 300, 100) == ahead
 
 
 # --- hypothesis fuzz of the loader ------------------------------------------------------------
