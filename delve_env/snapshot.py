@@ -49,6 +49,7 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
     of its range in a crafted snapshot (a valid checksum over bad numbers) would make the
     engine read outside its arrays, so `from_bytes` refuses it. Bounds come from the state's
     own shapes and the rules tables; fields absent from `state` are skipped."""
+    from .engine.state import ROOM_MARK
     from .engine.tables import (
         NUM_CLASSES,
         NUM_ITEMS,
@@ -78,6 +79,7 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
         "room_items": (0, NUM_ITEMS - 1, None),
         "tiles": (0, len(TILE_NAMES) - 1, None),
         "room_of": (-1, R - 1, None),
+        "fog": (0, ROOM_MARK + R - 1, None),  # the crop reads a room's code through it
         "num_rooms": (0, R, None),
         "room_pages": (-1, NUM_SPELLS - 1, None),
         "band_kind": (-1, NUM_MONSTERS - 1, None),

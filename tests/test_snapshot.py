@@ -285,7 +285,15 @@ def test_refuses_non_boolean_bytes(valid, target):
 
 @pytest.mark.parametrize(
     "field, value",
-    [("floor", 99), ("x", -1), ("mode", 50), ("order", 7), ("tiles", 9), ("foe_kind", 100)],
+    [
+        ("floor", 99),
+        ("x", -1),
+        ("mode", 50),
+        ("order", 7),
+        ("tiles", 9),
+        ("foe_kind", 100),
+        ("fog", 200),
+    ],  # fmt: skip
 )
 def test_refuses_out_of_range_indices(valid, target, field, value):
     """A crafted snapshot (valid checksum) whose index fields point outside the engine's arrays
