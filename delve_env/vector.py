@@ -81,16 +81,16 @@ class DelveVectorEnv(VectorEnv):
         if self.config.invalid_action == "raise":
             self._refuse_masked(actions)
         eng = self.engine
-        eng.step(actions, self._done)
+        record, masks = eng.step(actions, self._done, copy=True)
         self._done = eng.terminated | eng.truncated
-        info = {"action_mask": eng.masks.copy(), "invalid_action": eng.invalid.copy()}
+        info = {"action_mask": masks, "invalid_action": eng.invalid.copy()}
         if self._done.any():
             stats = np.empty(self.num_envs, dtype=object)
             for e in np.flatnonzero(self._done):
                 stats[e] = episode_stats(eng.state, e)
             info["episode_stats"], info["_episode_stats"] = stats, self._done.copy()
-        return (self._observation(), eng.rewards.copy(), eng.terminated.copy(),
-                eng.truncated.copy(), info)  # fmt: skip
+        return (views(record), eng.rewards.copy(), eng.terminated.copy(), eng.truncated.copy(),
+                info)  # fmt: skip
 
     def _refuse_masked(self, actions: np.ndarray) -> None:
         live = ~self._done

@@ -27,7 +27,6 @@ class Engine:
         self.party = party
         depth, height, width = int(params[P_DEPTH]), int(params[P_HEIGHT]), int(params[P_WIDTH])
         self.state = allocate(num_envs, depth, height, width)  # what Python reads and writes
-        self._compiled = compiled_view(self.state)  # the same arrays, for compiled code
         self.obs_record = np.zeros((num_envs, OBS_BYTES), dtype=np.uint8)  # layout.py
         self.obs = views(self.obs_record)  # the Dict's keys, views into the record
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
@@ -42,39 +41,58 @@ class Engine:
         cuts = np.linspace(0, self.num_envs, self.num_threads + 1).astype(int)
         self._ranges = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
         self._pool = ThreadPoolExecutor(self.num_threads) if self.num_threads > 1 else None
+        # Compiled code bumps an array's reference count on every field it reads. One view per
+        # thread gives each thread its own counts: shared, two cores fight over those cache
+        # lines and two threads ran slower than one.
+        self._views = [compiled_view(self.state) for _ in range(self.num_threads)]
+        self._compiled = self._views[0]  # the same arrays, for compiled code
 
     def __getstate__(self) -> dict:
         # the compiled view and the thread pool are handles to this process: rebuilt, never
         # pickled
-        skip = ("_compiled", "_pool", "_ranges", "obs")
+        skip = ("_compiled", "_views", "_pool", "_ranges", "obs")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
-        self._compiled = compiled_view(self.state)
         self.obs = views(self.obs_record)
         self._set_threads(self.num_threads)
 
-    def _run(self, fn, *args) -> None:
-        """Call compiled `fn(*args, lo, hi)` over every env range, one thread each."""
+    def _run(self, fn, *args, copies=None) -> None:
+        """Call compiled `fn(view, *args, lo, hi)` over every env range, one thread each; with
+        `copies` (record, masks), each thread then copies its range of the outputs there."""
+
+        def job(view, lo, hi):
+            fn(view, *args, lo, hi)
+            if copies is not None:
+                copies[0][lo:hi] = self.obs_record[lo:hi]
+                copies[1][lo:hi] = self.masks[lo:hi]
+
         if self._pool is None:
-            return fn(*args, 0, self.num_envs)
-        for job in [self._pool.submit(fn, *args, lo, hi) for lo, hi in self._ranges]:
-            job.result()
+            return job(self._compiled, 0, self.num_envs)
+        jobs = [self._pool.submit(job, view, lo, hi)
+                for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
+        for j in jobs:
+            j.result()
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty
         `seeds` draws each slot's next seed from its own RNG)."""
-        self._run(reset_batch, self._compiled, self.params, self.party, seeds, which,
+        self._run(reset_batch, self.params, self.party, seeds, which,
                   self.obs_record, self.masks)  # fmt: skip
 
-    def step(self, actions: np.ndarray, needs_reset: np.ndarray) -> None:
-        """Step every slot with its action; slots flagged in `needs_reset` start a new run."""
-        self._run(step_batch, self._compiled, self.params, self.party, actions, needs_reset,
-                  self.obs_record, self.masks, self.rewards, self.terminated, self.truncated,
-                  self.invalid)  # fmt: skip
+    def step(self, actions: np.ndarray, needs_reset: np.ndarray, copy: bool = False):
+        """Step every slot with its action; slots flagged in `needs_reset` start a new run.
+
+        With `copy`, returns fresh copies of the observation record and the masks (what a
+        vector env hands out), made by the threads that stepped each range."""
+        copies = (np.empty_like(self.obs_record), np.empty_like(self.masks)) if copy else None
+        self._run(step_batch, self.params, self.party, actions, needs_reset, self.obs_record,
+                  self.masks, self.rewards, self.terminated, self.truncated, self.invalid,
+                  copies=copies)  # fmt: skip
+        return copies
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute from scratch the observations and masks of the flagged slots."""
-        self._run(refresh_batch, self._compiled, self.params, which, self.obs_record,
+        self._run(refresh_batch, self.params, which, self.obs_record,
                   self.masks)  # fmt: skip
