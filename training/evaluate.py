@@ -23,7 +23,7 @@ import gymnasium as gym
 import numpy as np
 
 from delve_env.wrappers import FloatObservation
-from training.tasks import EVAL_SEED, SUBTASKS, add_config_options, resolve_config
+from training.tasks import EVAL_SEED, SUBTASKS, resolve_config, task_parser
 
 Policy = Callable[[dict, dict, gym.Env], int]  # (observation, info, env) -> action
 
@@ -110,11 +110,7 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
-    doc = __doc__.split("\n\n", 1)
-    parser = argparse.ArgumentParser(prog=prog, description=doc[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=doc[1])  # fmt: skip
-    add_config_options(parser)
+    parser = task_parser(__doc__, prog)
     parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
     parser.add_argument("--agent", choices=("model", "random", "scripted"),
                         help="default: model when MODEL.zip is given")  # fmt: skip

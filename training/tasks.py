@@ -80,6 +80,16 @@ def task_id(text: str) -> str:
     return text
 
 
+def task_parser(doc: str, prog: str | None = None) -> argparse.ArgumentParser:
+    """A parser for `delve train` / `delve eval`: its description and epilog from a module
+    docstring, TASK and the env config options added."""
+    summary, rest = doc.split("\n\n", 1)
+    parser = argparse.ArgumentParser(prog=prog, description=summary, epilog=rest,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    add_config_options(parser)
+    return parser
+
+
 def add_config_options(parser: argparse.ArgumentParser) -> None:
     """Add TASK and the env config options shared by `delve train` and `delve eval`."""
     parser.add_argument("task", metavar="TASK", type=task_id, help=f"one of {', '.join(IDS)}")

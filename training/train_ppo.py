@@ -21,10 +21,10 @@ from pathlib import Path
 from training.tasks import (
     EVAL_SEED,
     QUICK_MAX_STEPS,
-    add_config_options,
     default_out,
     resolve_config,
     task_defaults,
+    task_parser,
 )
 
 NETS = {  # extractor and policy sizes; "tiny" is for --quick
@@ -45,11 +45,7 @@ def policy_kwargs(extractor: str, net: str) -> dict:
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
-    doc = __doc__.split("\n\n", 1)
-    parser = argparse.ArgumentParser(prog=prog, description=doc[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=doc[1])  # fmt: skip
-    add_config_options(parser)
+    parser = task_parser(__doc__, prog)
     run = parser.add_argument_group("training (default: the task's row of training/tasks.py)")
     run.add_argument("--timesteps", type=int)
     run.add_argument("--num-envs", type=int)
