@@ -5,12 +5,12 @@ A step rewrites only the parts of the record its mechanics marked dirty (`state.
 reset or a load) recomputes everything from the state, and gives the very same bytes.
 """
 
-import numpy as np
 from numba import njit
 
 from .fights import is_foe_alive
 from .layout import (
     BAND_HERE,
+    CAP,
     COARSE_PARTY,
     CROP,
     FIGHT_AT,
@@ -106,7 +106,6 @@ from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
     MAX_PLATE,
-    MAX_ROOMS,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
     MF_RANGED,
@@ -126,8 +125,6 @@ from .tables import (
     WALL_RINGS,
 )
 from .vaults import hint_price, num_symbols, plate_size
-
-CAP = 255
 
 
 @njit(cache=True)
@@ -171,9 +168,7 @@ def observe_map(s, e, out):
         out[:] = 0
         return
     H, W = s.fog.shape[2], s.fog.shape[3]
-    fog = s.fog[e, f]
-    codes = np.arange(ROOM_MARK + MAX_ROOMS).astype(np.uint8)  # fog byte -> map code
-    codes[ROOM_MARK:] = s.room_code[e, f]
+    fog, codes = s.fog[e, f], s.room_code[e, f]
     half = CROP // 2
     x0 = s.x[e] - half
     for i in range(CROP):
@@ -184,7 +179,11 @@ def observe_map(s, e, out):
             continue
         for j in range(CROP):
             x = x0 + j
-            row[j] = codes[fog[y, x]] if 0 <= x < W else OFF_MAP
+            if 0 <= x < W:
+                code = fog[y, x]
+                row[j] = codes[code - ROOM_MARK] if code >= ROOM_MARK else code
+            else:
+                row[j] = OFF_MAP
     coarse = s.coarse[e, f]
     n = CROP * CROP
     for i in range(CROP):
