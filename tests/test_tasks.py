@@ -9,6 +9,7 @@ from delve_env import DelveEnv
 from delve_env.engine.actions import (
     A_ATTACK,
     A_GIVE,
+    A_LOOT,
     A_MOVE,
     A_PUSH,
     A_RING,
@@ -19,7 +20,14 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
-from delve_env.engine.tasks import EXPLORE_TILE_REWARD, PLATE_CELL_REWARD, WALL_RING_REWARD
+from delve_env.engine.tasks import (
+    EXPLORE_TILE_REWARD,
+    PLATE_CELL_REWARD,
+    STAIR_PACE_REWARD,
+    STAIR_SEEN_REWARD,
+    WALL_RING_REWARD,
+    WORKER_HP_REWARD,
+)
 
 
 def test_explore_starts_on_the_floors_stair_up_and_is_won_down_its_stair():
@@ -76,6 +84,60 @@ def test_explore_shaping_pays_for_every_tile_seen_and_sparse_pays_nothing():
     assert reward == 0.0
 
 
+def test_explore_shaping_pays_for_seeing_the_stair_down_then_for_each_pace_nearer():
+    env, _ = shaped("Delve-Explore-v0", floor=1, max_steps=100_000)
+    env.reset(seed=4)
+    env.engine.params[P_HALL_WANDER] = env.engine.params[P_JUNCTION_WANDER] = 0.0
+    s = env.state
+    sx, sy = (int(v) for v in s.stair_down[0, 1])
+    assert s.fog[0, 1, sy, sx] == 0
+    moves = [m for m in range(4) if env.action_masks()[A_MOVE + m]]
+
+    def step(action):  # the reward less what newly seen tiles pay
+        tiles = int(s.stat_tiles[0])
+        _, reward, *_ = env.step(action)
+        return reward - EXPLORE_TILE_REWARD * (int(s.stat_tiles[0]) - tiles)
+
+    start = env.save_state()
+    assert step(A_MOVE + moves[0]) == pytest.approx(0.0, abs=1e-6)  # no stair in sight
+    env.load_state(start)
+    s.fog[0, 1, sy, sx] = 1 + STAIR_DOWN  # as if just seen from afar
+    dist = abs(int(s.x[0]) - sx) + abs(int(s.y[0]) - sy)
+    assert dist <= 50
+    snap = env.save_state()
+    for m in moves:  # one step each way: nearer pays a pace, farther charges one
+        env.load_state(snap)
+        reward = step(A_MOVE + m)
+        new = abs(int(s.x[0]) - sx) + abs(int(s.y[0]) - sy)
+        assert reward == pytest.approx(STAIR_PACE_REWARD * (dist - new), abs=1e-6)
+    # walking until the stair comes into view: that step pays its sight and the paces left
+    env.load_state(start)
+    s.hp[0, :4] = s.ceiling[0, :4] = 1000  # fights on the way must not end the walk
+    rng = np.random.default_rng(0)
+    while s.fog[0, 1, sy, sx] == 0:  # no looting: a map has rewards of its own
+        mask = env.action_masks()
+        mask[A_LOOT] = False
+        reward = step(int(rng.choice(np.flatnonzero(mask))))
+        assert s.outcome[0] == 0
+    paces = min(50, abs(int(s.x[0]) - sx) + abs(int(s.y[0]) - sy))
+    assert reward == pytest.approx(STAIR_SEEN_REWARD + STAIR_PACE_REWARD * (50 - paces), abs=1e-6)
+
+
+def test_lock_shaping_charges_the_workers_wounds():
+    """A take-back on the plate undoes its wrong push (+0.1) but costs the wound (PLATE-1)."""
+    env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
+    env.reset(seed=5)
+    s = env.state
+    s.hp[0, :] = s.ceiling[0, :] = 100
+    other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
+    env.step(A_PUSH + int(other[0]))
+    before = int(s.hp[0, s.worker[0]])
+    _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))
+    lost = before - int(s.hp[0, s.worker[0]])
+    assert lost >= 1 and not terminated
+    assert reward == pytest.approx(PLATE_CELL_REWARD - WORKER_HP_REWARD * lost)
+
+
 def test_plate_shaping_pays_each_push_of_the_solution_and_charges_each_other():
     env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
     env.reset(seed=5)
@@ -85,8 +147,10 @@ def test_plate_shaping_pays_each_push_of_the_solution_and_charges_each_other():
     if len(other):
         _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))
         assert not terminated and reward == pytest.approx(-PLATE_CELL_REWARD)
+        hp = int(s.hp[0, s.worker[0]])
         _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))  # taken back: wounded
-        assert reward == pytest.approx(PLATE_CELL_REWARD) or terminated
+        lost = hp - int(s.hp[0, s.worker[0]])
+        assert reward == pytest.approx(PLATE_CELL_REWARD - WORKER_HP_REWARD * lost) or terminated
         env.reset(seed=5)
     for i, cell in enumerate(key):
         _, reward, terminated, *_ = env.step(A_PUSH + int(cell))
@@ -104,11 +168,12 @@ def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess():
     wrong = [(c + 1) % 5 for c in combo]
     set_rings = int(s.wall_num_set[0, 1])  # a Rogue worker finds the first ring set
 
-    def guess(rings):
+    def guess(rings):  # the shaped reward less the worker's wounds
         total = 0.0
         for ring in rings[set_rings:]:
+            hp = int(s.hp[0, s.worker[0]])
             _, reward, terminated, *_ = env.step(A_RING + ring)
-            total += reward
+            total += reward + WORKER_HP_REWARD * (hp - int(s.hp[0, s.worker[0]]))
         return total, terminated
 
     assert guess([combo[0], wrong[1], wrong[2]])[0] == pytest.approx(0.1)

@@ -3,8 +3,10 @@
 The map's two 15 x 15 channels hold categorical codes (channel 0: the crop's tile codes
 0..10, channel 1: the coarse floor view's codes 0..5), scaled by 1/10 like every field. The
 extractor turns them back into integers, one-hot encodes them (11 + 6 planes) and runs a
-small CNN over the planes; the other keys are flattened, concatenated and go through a
-linear layer. Both parts are concatenated into the features.
+small CNN over the planes. The puzzle's codes (the wall's ring symbols and answers, the
+hinted plate cell) are one-hot encoded too: as scalars, "symbol 3" sat between "2" and "4" and
+the hint's cell was one number, not a place on the plate. The other keys are flattened,
+concatenated and go through a linear layer. Both parts are concatenated into the features.
 """
 
 from __future__ import annotations
@@ -15,10 +17,21 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from delve_env.engine.layout import COARSE_PARTY, MAX_MAP_CODE, highs
+from delve_env.engine.layout import (
+    COARSE_PARTY,
+    MAX_MAP_CODE,
+    PUZZLE,
+    PUZZLE_HINT,
+    PUZZLE_HISTORY,
+    PUZZLE_RINGS,
+    highs,
+)
 
 NUM_TILE_CODES = MAX_MAP_CODE + 1  # channel 0
 NUM_COARSE_CODES = COARSE_PARTY + 1  # channel 1
+# the puzzle's categorical values: (offset, count) of each run of codes, one-hot encoded
+PUZZLE_CODES = [(at, count) for at, count, *_ in PUZZLE.fields if at in
+                (PUZZLE_RINGS, PUZZLE_HISTORY, PUZZLE_HINT)]  # fmt: skip
 
 
 class DelveExtractor(BaseFeaturesExtractor):
@@ -39,6 +52,12 @@ class DelveExtractor(BaseFeaturesExtractor):
         self.register_buffer("map_high", torch.as_tensor(map_high))
         self.vec_keys = [k for k in observation_space.spaces if k != "map"]
         vec_size = sum(int(np.prod(observation_space[k].shape)) for k in self.vec_keys)
+        puzzle_high = highs()["puzzle"]
+        code_at = np.concatenate([np.arange(at, at + n) for at, n in PUZZLE_CODES])
+        self.register_buffer("code_at", torch.as_tensor(code_at))
+        self.register_buffer("code_high", torch.as_tensor(puzzle_high[code_at].astype(np.float32)))
+        self.num_codes = int(puzzle_high[code_at].max()) + 1
+        vec_size += len(code_at) * self.num_codes
         c1, c2 = channels
         self.cnn = nn.Sequential(
             nn.Conv2d(NUM_TILE_CODES + NUM_COARSE_CODES, c1, 3, padding=1),
@@ -68,5 +87,10 @@ class DelveExtractor(BaseFeaturesExtractor):
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         maps = self.map_head(self.cnn(self.map_planes(observations["map"])))
-        vec = torch.cat([observations[k].flatten(1) for k in self.vec_keys], dim=1)
+        codes = torch.round(observations["puzzle"][:, self.code_at] * self.code_high).long()
+        one_hot = nn.functional.one_hot(codes.clamp(0, self.num_codes - 1), self.num_codes)
+        vec = torch.cat(
+            [observations[k].flatten(1) for k in self.vec_keys] + [one_hot.flatten(1).float()],
+            dim=1,
+        )
         return torch.cat([maps, self.vec_head(vec)], dim=1)
