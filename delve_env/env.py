@@ -61,7 +61,7 @@ class DelveEnv(gym.Env):
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 21), `status` (30), `fight` (52), `puzzle` (111), `pack` (5 x 11 x 4).
+    view), `party` (5 x 21), `status` (30), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

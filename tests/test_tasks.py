@@ -18,11 +18,13 @@ from delve_env.engine.actions import (
     A_SWAP,
     A_WORK,
 )
+from delve_env.engine.layout import PUZZLE_BEST
 from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
 from delve_env.engine.tasks import (
     EXPLORE_TILE_REWARD,
     PLATE_CELL_REWARD,
+    PLATE_LIT_REWARD,
     STAIR_PACE_REWARD,
     STAIR_SEEN_REWARD,
     WALL_RING_REWARD,
@@ -123,6 +125,14 @@ def test_explore_shaping_pays_for_seeing_the_stair_down_then_for_each_pace_neare
     assert reward == pytest.approx(STAIR_SEEN_REWARD + STAIR_PACE_REWARD * (50 - paces), abs=1e-6)
 
 
+def push(env, cell):
+    """Push a plate cell; the reward less what the lights that went out (or on) paid."""
+    s = env.state
+    lit = int(s.plate_lit[0, 1].sum())
+    _, reward, terminated, *_ = env.step(A_PUSH + int(cell))
+    return reward - PLATE_LIT_REWARD * (lit - int(s.plate_lit[0, 1].sum())), terminated
+
+
 def test_lock_shaping_charges_the_workers_wounds():
     """A take-back on the plate undoes its wrong push (+0.1) but costs the wound (PLATE-1)."""
     env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
@@ -130,9 +140,9 @@ def test_lock_shaping_charges_the_workers_wounds():
     s = env.state
     s.hp[0, :] = s.ceiling[0, :] = 100
     other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
-    env.step(A_PUSH + int(other[0]))
+    push(env, other[0])
     before = int(s.hp[0, s.worker[0]])
-    _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))
+    reward, terminated = push(env, other[0])
     lost = before - int(s.hp[0, s.worker[0]])
     assert lost >= 1 and not terminated
     assert reward == pytest.approx(PLATE_CELL_REWARD - WORKER_HP_REWARD * lost)
@@ -145,18 +155,35 @@ def test_plate_shaping_pays_each_push_of_the_solution_and_charges_each_other():
     key = np.flatnonzero(s.plate_key[0, 1, :3, :3].ravel())
     other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
     if len(other):
-        _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))
+        reward, terminated = push(env, other[0])
         assert not terminated and reward == pytest.approx(-PLATE_CELL_REWARD)
         hp = int(s.hp[0, s.worker[0]])
-        _, reward, terminated, *_ = env.step(A_PUSH + int(other[0]))  # taken back: wounded
+        reward, terminated = push(env, other[0])  # taken back: wounded
         lost = hp - int(s.hp[0, s.worker[0]])
         assert reward == pytest.approx(PLATE_CELL_REWARD - WORKER_HP_REWARD * lost) or terminated
         env.reset(seed=5)
     for i, cell in enumerate(key):
-        _, reward, terminated, *_ = env.step(A_PUSH + int(cell))
+        reward, terminated = push(env, cell)
         win = 1.0 if i == len(key) - 1 else 0.0
         assert reward == pytest.approx(PLATE_CELL_REWARD + win)
     assert terminated
+
+
+def test_plate_shaping_pays_for_each_light_put_out():
+    """Pushing a corner that puts out three lights pays 3 x PLATE_LIT_REWARD beside the cell's
+    own +-0.1 (the plate set by hand: key = the corner alone)."""
+    env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
+    env.reset(seed=5)
+    s = env.state
+    s.plate_key[0, 1] = False
+    s.plate_key[0, 1, 0, 0] = True
+    s.plate_lit[0, 1] = False
+    s.plate_lit[0, 1, 0, :2] = s.plate_lit[0, 1, 1, 0] = True  # what pushing (0, 0) lights
+    s.plate_lit[0, 1, 2, 2] = True  # and one more, so the plate stays shut
+    env.engine.refresh(np.ones(1, dtype=bool))
+    _, reward, terminated, *_ = env.step(A_PUSH + 0)
+    assert not terminated and s.plate_lit[0, 1].sum() == 1
+    assert reward == pytest.approx(PLATE_CELL_REWARD + 3 * PLATE_LIT_REWARD)
 
 
 def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess():
@@ -217,3 +244,28 @@ def test_explore_needs_a_floor_below_its_own():
     env = gym.make("Delve-Explore-v0", floor=11).unwrapped
     env.reset(seed=0)
     assert env.state.tiles.shape[1] - 1 == 12
+
+
+def test_the_wall_shows_its_best_guess():
+    """The puzzle's best guess is the shown guess with the most rings right, the latest of
+    equals (docs/OBSERVATION.md), so a policy can build on it without searching the history."""
+    env = gym.make("Delve-Vault-v0", lock="wall", floor=1).unwrapped
+    env.reset(seed=6)
+    s = env.state
+    s.hp[0, :] = s.ceiling[0, :] = 1000
+    combo = [int(v) for v in s.wall_combo[0, 1]]
+    wrong = [(c + 1) % 5 for c in combo]
+    s.wall_num_set[0, 1] = 0
+    s.wall_set[0, 1] = 0
+    s.cls[0, s.worker[0]] = 0  # not a Rogue: no ring is set for the worker
+    env.engine.refresh(np.ones(1, dtype=bool))
+    best = PUZZLE_BEST
+    for rings, shown in (
+        ([wrong[0], combo[1], wrong[2]], [wrong[0], combo[1], wrong[2], 1]),
+        ([wrong[0], wrong[1], wrong[2]], [wrong[0], combo[1], wrong[2], 1]),  # worse: kept
+        ([combo[0], wrong[1], wrong[2]], [combo[0], wrong[1], wrong[2], 1]),  # equal: latest
+        ([combo[0], combo[1], wrong[2]], [combo[0], combo[1], wrong[2], 2]),
+    ):
+        for ring in rings:
+            obs, *_ = env.step(A_RING + ring)
+        assert list(obs["puzzle"][best : best + 4]) == [v + 1 for v in shown]

@@ -3,9 +3,9 @@
 The map's two 15 x 15 channels hold categorical codes (channel 0: the crop's tile codes
 0..10, channel 1: the coarse floor view's codes 0..5), scaled by 1/10 like every field. The
 extractor turns them back into integers, one-hot encodes them (11 + 6 planes) and runs a
-small CNN over the planes. The puzzle's codes (the wall's ring symbols and answers, the
-hinted plate cell) are one-hot encoded too: as scalars, "symbol 3" sat between "2" and "4" and
-the hint's cell was one number, not a place on the plate. The other keys are flattened,
+small CNN over the planes. The puzzle's codes (the wall's ring symbols and answers, its best
+guess, the hinted plate cell) are one-hot encoded too: as scalars, "symbol 3" sat between "2"
+and "4" and the hint's cell was one number, not a place on the plate. The other keys are flattened,
 concatenated and go through a linear layer. Both parts are concatenated into the features.
 """
 
@@ -21,6 +21,7 @@ from delve_env.engine.layout import (
     COARSE_PARTY,
     MAX_MAP_CODE,
     PUZZLE,
+    PUZZLE_BEST,
     PUZZLE_HINT,
     PUZZLE_HISTORY,
     PUZZLE_RINGS,
@@ -31,7 +32,7 @@ NUM_TILE_CODES = MAX_MAP_CODE + 1  # channel 0
 NUM_COARSE_CODES = COARSE_PARTY + 1  # channel 1
 # the puzzle's categorical values: (offset, count) of each run of codes, one-hot encoded
 PUZZLE_CODES = [(at, count) for at, count, *_ in PUZZLE.fields if at in
-                (PUZZLE_RINGS, PUZZLE_HISTORY, PUZZLE_HINT)]  # fmt: skip
+                (PUZZLE_RINGS, PUZZLE_HISTORY, PUZZLE_BEST, PUZZLE_HINT)]  # fmt: skip
 
 
 class DelveExtractor(BaseFeaturesExtractor):

@@ -167,6 +167,11 @@ PUZZLE_HISTORY = PUZZLE.add(
     "guesses", MAX_SYMBOLS, "the last guesses, latest first: three rings (symbol + 1) and the "
     "rings right + 1; zeros where no guess", count=WALL_HISTORY * (WALL_RINGS + 1),
 )  # fmt: skip
+PUZZLE_BEST = PUZZLE.add(
+    "best guess", MAX_SYMBOLS, "the guess shown with the most rings right (the latest of "
+    "equals): three rings (symbol + 1) and the rings right + 1; zeros before a guess",
+    count=WALL_RINGS + 1,
+)  # fmt: skip
 PUZZLE_LIT = PUZZLE.add("lit", 1, "plate cells lit, row-major", count=MAX_PLATE * MAX_PLATE)
 PUZZLE_PUSHED = PUZZLE.add(
     "pushed", 1, "plate cells pushed an odd number of times", count=MAX_PLATE * MAX_PLATE

@@ -57,6 +57,7 @@ from .layout import (
     PARTY_WELL,
     PARTY_XP,
     PUZZLE_AT,
+    PUZZLE_BEST,
     PUZZLE_BYTES,
     PUZZLE_HINT,
     PUZZLE_HINT_PRICE,
@@ -124,7 +125,7 @@ from .tables import (
     WALL_LOCK,
     WALL_RINGS,
 )
-from .vaults import hint_price, num_symbols, plate_size
+from .vaults import best_guess, hint_price, num_symbols, plate_size
 
 
 @njit(cache=True)
@@ -325,6 +326,10 @@ def observe_puzzle(s, e, out):
         for ring in range(WALL_RINGS):
             out[at + ring] = guess[ring] + 1
         out[at + WALL_RINGS] = guess[WALL_RINGS] + 1
+    best = best_guess(s, e, f)
+    if best >= 0:
+        for i in range(WALL_RINGS + 1):
+            out[PUZZLE_BEST + i] = s.wall_history[e, f, best, i] + 1
     for r in range(MAX_PLATE):
         for c in range(MAX_PLATE):
             out[PUZZLE_LIT + r * MAX_PLATE + c] = 1 if s.plate_lit[e, f, r, c] else 0

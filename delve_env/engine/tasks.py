@@ -4,6 +4,7 @@ Delve-Vault-v0 (one lock), Delve-Explore-v0 (one floor: find the map and the sta
 Delve-Combat-v0 (one fight against a floor's band). The rules are the game's own.
 """
 
+import numpy as np
 from numba import njit
 
 from .fights import start_fight
@@ -20,8 +21,8 @@ from .params import (
 )
 from .party import num_standing
 from .rng import randint
-from .tables import EV_LOST, EV_WON, EXPLORE, WALL_HISTORY, WALL_LOCK, WALL_RINGS
-from .vaults import place_vault, plate_size, start_work
+from .tables import EV_LOST, EV_WON, EXPLORE, WALL_LOCK, WALL_RINGS
+from .vaults import best_guess, place_vault, plate_size, start_work
 
 TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
 
@@ -30,7 +31,9 @@ TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
 # 1999). Explore: tiles seen, then, once the stair down is seen, paces closer to it (the tiles
 # are kept small beside the win: at 0.002 they paid as much as the stair, docs/LEARNING.md).
 # Wall: rings right in the best of the guesses shown. Plate: cells of the plate's making still
-# to push (taken back: one more). Both locks: the worker's HP, so a wound costs at once.
+# to push (taken back: one more), and the lit cells (a local signal: pushing where lights
+# go out is learned long before which cells undo the plate). Both locks: the worker's HP, so a
+# wound costs at once.
 # Combat needs none.
 EXPLORE_TILE_REWARD = 0.0005
 STAIR_SEEN_REWARD = 0.2
@@ -38,6 +41,7 @@ STAIR_PACE_REWARD = 0.004  # per pace (rows + columns) nearer the seen stair dow
 WORKER_HP_REWARD = 0.02
 WALL_RING_REWARD = 0.1
 PLATE_CELL_REWARD = 0.1
+PLATE_LIT_REWARD = 0.05
 
 
 @njit(cache=True)
@@ -89,11 +93,11 @@ def task_potential(s, p, e):
         done = 0.0 if s.vault_lock[e, f] != WALL_LOCK else WALL_RING_REWARD * WALL_RINGS
         return done + health
     if s.vault_lock[e, f] == WALL_LOCK:
-        best = 0
-        for h in range(WALL_HISTORY):
-            best = max(best, int(s.wall_history[e, f, h, WALL_RINGS]))
-        return WALL_RING_REWARD * best + health
-    return -PLATE_CELL_REWARD * cells_to_push(s, e, f) + health
+        h = best_guess(s, e, f)
+        right = 0 if h < 0 else int(s.wall_history[e, f, h, WALL_RINGS])
+        return WALL_RING_REWARD * right + health
+    lit = PLATE_LIT_REWARD * np.count_nonzero(s.plate_lit[e, f])
+    return -PLATE_CELL_REWARD * cells_to_push(s, e, f) - lit + health
 
 
 @njit(cache=True)

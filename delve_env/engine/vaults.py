@@ -190,6 +190,20 @@ def set_ring(s, p, e, symbol, rng):
 
 
 @njit(cache=True)
+def best_guess(s, e, f):
+    """The history row of the guess with the most rings right (the latest of equals), -1 if
+    no guess was made."""
+    best = -1
+    for h in range(WALL_HISTORY - 1, -1, -1):
+        if s.wall_history[e, f, h, 0] >= 0 and (
+            best < 0
+            or s.wall_history[e, f, h, WALL_RINGS] >= s.wall_history[e, f, best, WALL_RINGS]
+        ):
+            best = h
+    return best
+
+
+@njit(cache=True)
 def push_plate(s, e, cell, rng):
     """PLATE-1: pushing is free; pushing a pushed cell takes it back and wounds d4 x tier."""
     f = s.floor[e]
