@@ -142,7 +142,10 @@ PLANTED = {
     "step counter off": _plant(51, lambda s: s.steps.__setitem__(7, s.steps[7] + 5)),
     "mode out of range": _plant(51, _set("mode", 7, 99)),
     "floor out of range": _plant(51, _set("floor", 7, 99)),
-    "party off the walkable floor": _plant(51, _set("x", 7, -1)),
+    # on floor 1 (random play may still be in the courtyard, which has no tiles to stand on)
+    "party off the walkable floor": _plant(
+        51, lambda s: (_set("floor", 7, 1)(s), _set("x", 7, -1)(s))
+    ),
 }
 
 
