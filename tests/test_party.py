@@ -237,6 +237,23 @@ def test_party_4_a_selection_offers_only_its_follow_ups(scene):
             assert np.array_equal(before[name], after[name]), name
 
 
+def test_party_4_a_follow_up_without_a_selection_and_anything_else_with_one_are_refused():
+    """PARTY-4: with invalid_action="raise", giving with nothing selected, or walking with an
+    item selected, raises ValueError naming the action; the state stays as it was."""
+    env = DelveEnv(depth=2, invalid_action="raise")
+    env.reset(seed=0)
+    before = {name: np.array(a, copy=True) for name, a in zip(env.state._fields, env.state)}
+    with pytest.raises(ValueError, match="give the selected item to member 1"):
+        env.step(A_GIVE + 0)
+    env.step(select_action(1, NUM_EQUIP))
+    with pytest.raises(ValueError, match="take the stairs"):
+        env.step(A_STAIRS)
+    env.step(A_CANCEL)
+    for name, a in zip(env.state._fields, env.state):
+        if name not in ("steps", "dirty", "events"):
+            assert np.array_equal(a, before[name]), name
+
+
 def test_party_4_items_can_be_taken_off_a_fallen_member_outside_a_fight(scene):
     """PARTY-4: a dead member's pack can still be handed out; nobody gives to the dead."""
     s = scene.s
