@@ -8,12 +8,20 @@ up (taking it earlier starts the hunt sooner, RUN-6). Fights: hit the weakest fo
 when someone is low, run when the party (or the king) is in real danger, then rest in a room
 or a doorway (no bands wander there) before going back. Rooms behind secret doors: search
 next to them; vault locks are left alone.
+
+Items (two actions each: select, then give / use / wear): a light of life raises the fallen
+(RAISE-1) as soon as a standing member holds one, in a fight on the holder's turn; the fallen's
+consumables go to a standing member and their gear to whoever it suits (PARTY-4); gems of
+strength and mind sharpeners are used at once, on the king when he is there; in a fight the
+acting member gives medicinal ale to a member who is low.
 """
 
 import numpy as np
 
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_CANCEL,
+    A_GIVE,
     A_LEAVE,
     A_LOOT,
     A_LUCK,
@@ -22,9 +30,10 @@ from delve_env.engine.actions import (
     A_SEARCH,
     A_STAIRS,
     A_SWAP,
+    A_USE,
     A_WAIT,
-    equip_action,
-    give_action,
+    A_WEAR,
+    select_action,
 )
 from delve_env.engine.floors import DX, DY, is_walkable, walk_distances
 from delve_env.engine.tables import (
@@ -34,6 +43,7 @@ from delve_env.engine.tables import (
     DOOR,
     EXPLORE,
     FIGHT,
+    GEM_OF_STRENGTH,
     HALL,
     I_AV,
     I_CAT,
@@ -42,9 +52,13 @@ from delve_env.engine.tables import (
     I_RANGED,
     ITEMS,
     KING_SLOT,
+    LIGHT_OF_LIFE,
     M_DICE,
     M_FLAT,
     MAX_MEMBERS,
+    MAX_RAISES,
+    MEDICINAL_ALE,
+    MIND_SHARPENER,
     MONSTERS,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
@@ -86,11 +100,21 @@ class ScriptedAgent:
         self.explore_to = explore_to  # visit every room of floors 1..explore_to (XP) going down
         self.rest_below = rest_below  # rest when someone stands below this share of their ceiling
         self.book = book  # take the book on the way up (it starts the hunt, RUN-6)
+        self.follow = None  # (member, slot, follow-up) of the item just selected
+        self.refused = {}  # (member, slot, follow-up) -> the step it was refused at
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.state, env.action_masks()
-        if s.mode[0] == FIGHT:
+        if s.sel_member[0] >= 0:  # an item is selected: do what it was selected for
+            plan, self.follow = self.follow, None
+            a = plan[2] if plan is not None else None
+            if plan is None or plan[:2] != (int(s.sel_member[0]), int(s.sel_slot[0])):
+                a = A_CANCEL
+            elif not mask[a]:
+                self.refused[plan] = int(s.steps[0])
+                a = A_CANCEL
+        elif s.mode[0] == FIGHT:
             a = self.fight(s, mask)
         elif s.mode[0] != EXPLORE:
             a = A_LEAVE  # vault locks are left alone
@@ -107,6 +131,9 @@ class ScriptedAgent:
         foes = [k for k, kind in enumerate(s.foe_kind[0]) if kind >= 0 and s.foe_hp[0, k] > 0]
         if not foes or self.in_danger(s, foes):
             return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
+        a = self.fight_item(s, mask)
+        if a is not None:
+            return a
         k = min(foes, key=lambda k: s.foe_hp[0, k])
         low = any(s.hp[0, m] * 3 <= s.ceiling[0, m] for m in self.standing(s))
         return A_LUCK + k if low and mask[A_LUCK + k] else A_ATTACK + k
@@ -125,10 +152,84 @@ class ScriptedAgent:
         front = self.standing(s)[:2]
         return any(s.hp[0, m] <= worst for m in front) or len(self.standing(s)) == 1
 
+    def fight_item(self, s, mask):
+        """On the actor's turn: raise a fallen member with a light of life (RAISE-1), else
+        give ale to a member below a third of their ceiling."""
+        m = int(s.order[0, s.actor[0]])
+        fallen = self.raisable(s)
+        if fallen:
+            a = self.plan_item(s, mask, m, self.holding(s, m, LIGHT_OF_LIFE), A_USE + fallen[0])
+            if a is not None:
+                return a
+        low = [b for b in self.standing(s) if s.hp[0, b] * 3 <= s.ceiling[0, b]]
+        if low:
+            b = min(low, key=lambda b: s.hp[0, b])
+            return self.plan_item(s, mask, m, self.holding(s, m, MEDICINAL_ALE), A_USE + b)
+        return None
+
+    # --- items ----------------------------------------------------------------------------
+    def plan_item(self, s, mask, m, slot, follow):
+        """Select member m's item slot to do `follow` with it next; None if it cannot be
+        selected or the same plan was refused lately."""
+        if slot is None or not mask[select_action(m, slot)]:
+            return None
+        refused = self.refused.get((m, slot, follow))
+        if refused is not None and 0 <= int(s.steps[0]) - refused < 50:
+            return None
+        self.follow = (m, slot, follow)
+        return select_action(m, slot)
+
+    @staticmethod
+    def holding(s, m, kind):
+        """Member m's first pack slot holding `kind`, or None."""
+        for slot in range(NUM_EQUIP, NUM_ITEM_SLOTS):
+            if s.item[0, m, slot] == kind:
+                return slot
+        return None
+
+    @staticmethod
+    def raisable(s) -> list:
+        """Fallen members the light of life can raise (RAISE-1)."""
+        return [
+            m
+            for m in range(MAX_MEMBERS)
+            if s.in_party[0, m] and s.hp[0, m] <= 0 and m != KING_SLOT
+            and s.raised[0, m] < MAX_RAISES
+        ]  # fmt: skip
+
+    def item_action(self, s, mask):
+        """Outside fights: raise the fallen, hand the fallen's consumables on, use gems and
+        sharpeners."""
+        standing = self.standing(s)
+        fallen = self.raisable(s)
+        for m in standing:
+            slot = self.holding(s, m, LIGHT_OF_LIFE)
+            if fallen and slot is not None:
+                a = self.plan_item(s, mask, m, slot, A_USE + fallen[0])
+                if a is not None:
+                    return a
+            for kind in (GEM_OF_STRENGTH, MIND_SHARPENER):
+                slot = self.holding(s, m, kind)
+                b = KING_SLOT if KING_SLOT in standing else standing[0]
+                a = self.plan_item(s, mask, m, slot, A_USE + b)
+                if a is not None:
+                    return a
+        for m in range(MAX_MEMBERS):
+            if not s.in_party[0, m] or m in standing:
+                continue
+            for kind in (LIGHT_OF_LIFE, MEDICINAL_ALE, GEM_OF_STRENGTH, MIND_SHARPENER):
+                slot = self.holding(s, m, kind)
+                for b in standing:
+                    a = self.plan_item(s, mask, m, slot, A_GIVE + b)
+                    if a is not None:
+                        return a
+        return None
+
     # --- walking --------------------------------------------------------------------------
     def explore(self, s, mask):
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        for a in (self.order_action(s, mask), self.gear_action(s, mask)):
+        for plan in (self.item_action, self.order_action, self.gear_action):
+            a = plan(s, mask)
             if a is not None:
                 return a
         if mask[A_LOOT] and self.may_loot(s):
@@ -249,19 +350,23 @@ class ScriptedAgent:
         return A_SWAP + pos if pos < len(order) - 1 and mask[A_SWAP + pos] else None
 
     def gear_action(self, s, mask):
-        """Wear a better armor or weapon from anyone's pack; the king is dressed first."""
-        for m in sorted(self.standing(s), key=lambda m: m != KING_SLOT):
+        """Wear a better armor or weapon from anyone's pack or a fallen member's body; the
+        king is dressed first."""
+        standing = self.standing(s)
+        for m in sorted(standing, key=lambda m: m != KING_SLOT):
             for cat, worn in ((CAT_ARMOR, ARMOR), (CAT_WEAPON, READY)):
                 best, have = None, gear_value(int(s.item[0, m, worn]), cat)
                 for owner in range(MAX_MEMBERS):
-                    for slot in range(NUM_EQUIP, NUM_ITEM_SLOTS):
+                    first = 0 if s.in_party[0, owner] and owner not in standing else NUM_EQUIP
+                    for slot in range(first, NUM_ITEM_SLOTS):
                         value = gear_value(int(s.item[0, owner, slot]), cat)
                         if value > have:
-                            best, have = (owner, slot - NUM_EQUIP), value
+                            best, have = (owner, slot), value
                 if best is None:
                     continue
                 owner, slot = best
-                a = equip_action(m, slot) if owner == m else give_action(owner, slot, m)
-                if mask[a]:
+                follow = A_WEAR if owner == m else A_GIVE + m
+                a = self.plan_item(s, mask, owner, slot, follow)
+                if a is not None:
                     return a
         return None

@@ -19,7 +19,7 @@ even when something breaks; the exit status is 1 if anything was found.
 ## The invariants (checked from the engine state after every step of every slot)
 HP never above the ceiling (and never negative); the ceiling at least 1 for every member in the
 party; gold and rations never negative; no member raised more than 3 times, the king never
-raised; pages never lost (pages held + pages in the book never decrease within an episode); the
+raised; a selected item slot (PARTY-4) never empty; pages never lost (pages held + pages in the book never decrease within an episode); the
 book never lost; the clock (pace) monotone within an episode; a step taken in FIGHT mode leaves
 the pace unchanged; the step counter goes up by exactly one per step; mode, outcome and floor in
 range; the party on a walkable tile of its floor.
@@ -204,6 +204,13 @@ class InvariantChecker:
             bad(s.raised[:, KING_SLOT] != 0),
             "king raised",
             lambda e: f"raised {s.raised[e].tolist()}",
+        )
+        picked = s.sel_member >= 0
+        held = s.item[np.arange(n), np.maximum(s.sel_member, 0), np.maximum(s.sel_slot, 0)]
+        self._add(
+            bad(picked & ((s.sel_slot < 0) | (held == 0))),
+            "selected an empty item slot",
+            lambda e: f"selected member {s.sel_member[e]} slot {s.sel_slot[e]}",
         )
         self._add(
             bad((s.pages_held < 0).any(axis=1) | (s.book_pages < 0).any(axis=1)),

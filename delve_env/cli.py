@@ -76,12 +76,20 @@ def _format_stats(stats: dict) -> str:
     return "\n".join(lines)
 
 
-def _legal_lines(mask) -> list[str]:
+def _legal_lines(mask, s=None) -> list[str]:
+    """One line per legal action; with the state `s`, selecting an item names the item."""
+    from .engine.actions import A_GIVE, A_SELECT
+    from .engine.tables import ITEM_NAMES, NUM_ITEM_SLOTS
+
     lines = []
     for a in range(len(mask)):
         if mask[a]:
             key = f"[{KEY_OF[a]}]" if a in KEY_OF else "   "
-            lines.append(f"  {a:>3} {key} {ACTION_NAMES[a]}")
+            what = ""
+            if s is not None and A_SELECT <= a < A_GIVE:
+                m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
+                what = f" ({ITEM_NAMES[s.item[0, m, slot]]})"
+            lines.append(f"  {a:>3} {key} {ACTION_NAMES[a]}{what}")
     return lines
 
 
@@ -127,7 +135,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print()
             print(env.render_text())
             print("Legal actions:")
-            print("\n".join(_legal_lines(mask)))
+            print("\n".join(_legal_lines(mask, env.unwrapped.state)))
         show = True
         print("action> ", end="", flush=True)
         line = sys.stdin.readline()

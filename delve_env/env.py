@@ -36,7 +36,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(324)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(151)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -49,19 +49,32 @@ class DelveEnv(gym.Env):
     | 12-17 | attack monster k |
     | 18-23 | attack monster k with a luck die |
     | 24 | run away |
-    | 25-224 | member a gives pack slot s to member b |
-    | 225-264 | member a wears pack slot s |
-    | 265-269 | member m works the vault lock |
-    | 270-285 | wall ring = k (sets the next ring of the tumbler wall) |
-    | 286-321 | push plate cell i |
-    | 322 | buy a plate hint |
-    | 323 | leave the lock |
+    | 25-79 | select member m's item slot i (11 a member: ready hand, off hand, armor, pack 1-8) |
+    | 80-84 | give the selected item to member b |
+    | 85-89 | use the selected item on member b |
+    | 90 | wear or take off the selected item |
+    | 91 | put the selected item back (cancel) |
+    | 92-96 | member m works the vault lock |
+    | 97-112 | wall ring = k (sets the next ring of the tumbler wall) |
+    | 113-148 | push plate cell i |
+    | 149 | buy a plate hint |
+    | 150 | leave the lock |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
+    Items take two steps (PARTY-4, RAISE-1, ITEM-1). Selecting an item (25-79) costs no time
+    and is offered only when something can be done with it; while it is selected only 80-91
+    are offered (the selection is in `status`: selected member, selected slot). Outside fights
+    any member's item, worn or packed, the fallen's too, goes to any standing member with pack
+    room; a standing member wears a pack item (what was worn goes to that pack slot), takes
+    worn gear off into the pack, or uses a consumable from the pack (medicinal ale, light of
+    life, gem of strength, mind sharpener, honing stone: `engine/tables.USES`). In a fight only
+    a fallen member's items change hands, to the acting member, and only the acting member
+    uses an item from their own pack; giving or using is that member's turn.
+
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 21), `status` (30), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
+    view), `party` (5 x 21), `status` (32), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

@@ -3,6 +3,7 @@ lock. Reads the state only, and draws nothing from the game's RNG."""
 
 import numpy as np
 
+from .engine.actions import slot_name
 from .engine.observe import armor_value
 from .engine.party import level_cost
 from .engine.tables import (
@@ -70,6 +71,12 @@ def render_party(s, p, e: int) -> list[str]:
             f"mana {s.mana[e, m]}/{s.well[e, m]}  L{s.level[e, m]} "
             f"XP {s.xp[e, m]}/{level_cost(p, s.level[e, m])}  luck {s.luck[e, m]}  "
             f"{weapon}, AV {armor_value(s, e, m)}"
+        )
+    if s.sel_member[e] >= 0:  # PARTY-4: an item is held for the next action
+        m, slot = int(s.sel_member[e]), int(s.sel_slot[e])
+        lines.append(
+            f"selected: {CLASS_NAMES[s.cls[e, m]]}'s {slot_name(slot)} "
+            f"({ITEM_NAMES[s.item[e, m, slot]]}): give, use, wear or put back"
         )
     return lines
 

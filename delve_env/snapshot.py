@@ -76,6 +76,8 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
         "actor": (-1, M - 1, None),
         "worker": (-1, M - 1, None),
         "item": (0, NUM_ITEMS - 1, None),
+        "sel_member": (-1, M - 1, None),
+        "sel_slot": (-1, state.item.shape[2] - 1, None),
         "room_items": (0, NUM_ITEMS - 1, None),
         "tiles": (0, len(TILE_NAMES) - 1, None),
         "room_of": (-1, R - 1, None),

@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import action_name
+from delve_env.engine.actions import (
+    A_CANCEL,
+    A_GIVE,
+    A_USE,
+    A_WEAR,
+    action_name,
+    select_action,
+)
 from delve_env.engine.floors import DX, DY, is_junction
 from delve_env.engine.monsters import monster_hearts
 from delve_env.engine.params import (
@@ -54,6 +61,32 @@ class Scene:
         """Refresh, check the action is legal, then step it through the Gymnasium layer."""
         assert self.legal(a), f"action {action_name(a)} is masked"
         return self.env.step(a)
+
+    # --- items: select, then act on the selection (PARTY-4, ITEM-1) ----------------------
+    def give(self, a: int, slot: int, b: int):
+        """Member a's item slot (0-2 worn, 3-10 pack) goes to member b, as two actions."""
+        self.act(select_action(a, slot))
+        return self.act(A_GIVE + b)
+
+    def wear(self, m: int, slot: int):
+        """Member m wears the pack item in `slot`, or takes off the worn one."""
+        self.act(select_action(m, slot))
+        return self.act(A_WEAR)
+
+    def use(self, m: int, slot: int, b: int):
+        """Member m uses the consumable in `slot` on member b."""
+        self.act(select_action(m, slot))
+        return self.act(A_USE + b)
+
+    def offers(self, m: int, slot: int, follow: int) -> bool:
+        """Whether selecting member m's item slot is legal and then offers `follow` (A_GIVE +
+        b, A_USE + b, A_WEAR); the selection is put back, the clock never moves."""
+        if not self.legal(select_action(m, slot)):
+            return False
+        self.act(select_action(m, slot))
+        offered = self.legal(follow)
+        self.act(A_CANCEL)
+        return offered
 
     def obs(self) -> dict:
         self.refresh()

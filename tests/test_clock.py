@@ -15,12 +15,10 @@ from delve_env.engine.actions import (
     A_STAIRS,
     A_SWAP,
     A_WAIT,
-    equip_action,
-    give_action,
 )
 from delve_env.engine.food import pass_pace
 from delve_env.engine.params import P_HEAL_PACES, P_MEAL_PACES
-from delve_env.engine.tables import EV_HUNGER
+from delve_env.engine.tables import EV_HUNGER, MEDICINAL_ALE, NUM_EQUIP
 
 MEMBERS = (0, 1, 2, 3)
 
@@ -84,13 +82,15 @@ def test_time_2_fight_actions_cost_no_time(scene):
 
 
 def test_time_2_trading_and_marching_order_changes_cost_no_time(scene):
-    """TIME-2 (trading), PARTY-2 (order changes are free): giving an item, wearing one and
-    swapping marching positions leave the clock alone."""
+    """TIME-2 (trading), PARTY-2 (order changes are free): giving an item, wearing one, using
+    one and swapping marching positions leave the clock alone."""
     s = scene.s
     quiet_room(scene)
+    s.item[0, 0, NUM_EQUIP + 1] = MEDICINAL_ALE
     before = clocks(s)
-    scene.act(give_action(1, 0, 0))  # the rogue hands her short bow to the hero
-    scene.act(equip_action(0, 0))  # the hero takes it in hand
+    scene.give(1, NUM_EQUIP, 0)  # the rogue hands her short bow to the hero
+    scene.wear(0, NUM_EQUIP)  # the hero takes it in hand
+    scene.use(0, NUM_EQUIP + 1, 2)  # and hands the wizard an ale to drink
     scene.act(A_SWAP + 0)
     assert clocks(s) == before
 

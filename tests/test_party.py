@@ -1,4 +1,4 @@
-"""The party: PARTY-1..4, HP-1..2, XP-1..4, LUCK-1..2."""
+"""The party: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2; using items (ITEM-1)."""
 
 from __future__ import annotations
 
@@ -8,27 +8,42 @@ import pytest
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_CANCEL,
+    A_GIVE,
     A_LOOT,
     A_LUCK,
     A_STAIRS,
     A_SWAP,
+    A_USE,
+    A_WEAR,
     NUM_ACTIONS,
-    give_action,
+    select_action,
 )
 from delve_env.engine.fights import hit_foe, member_attack, pick_target
+from delve_env.engine.layout import (
+    PARTY_ARMOR,
+    PARTY_RAISED,
+    STATUS_SEL_MEMBER,
+    STATUS_SEL_SLOT,
+)
 from delve_env.engine.loot import take_book
 from delve_env.engine.params import P_KILL_XP, make_params
-from delve_env.engine.party import gain_level, gain_xp, heal, level_cost, wound
+from delve_env.engine.party import gain_level, gain_xp, heal, join_king, level_cost, wound
 from delve_env.engine.quest import free_king
 from delve_env.engine.tables import (
     ARMOR,
     CLERIC,
     EV_DEATH,
     FIGHT,
+    GEM_OF_STRENGTH,
     HERO,
+    HONING_STONE,
     KING,
     KING_SLOT,
+    LEATHER,
+    LIGHT_OF_LIFE,
     MEDICINAL_ALE,
+    MIND_SHARPENER,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
     OFF_HAND,
@@ -38,6 +53,7 @@ from delve_env.engine.tables import (
     SHORT_BOW,
     SWORD,
     WIZARD,
+    WOODEN_SHIELD,
 )
 
 GOBLIN, SPIDER = 1, 6  # bestiary rows (tables.MONSTER_NAMES)
@@ -176,12 +192,12 @@ def test_party_3_a_pack_holds_8_items_and_no_more(scene):
     s.item[0, 1, NUM_EQUIP:] = MEDICINAL_ALE  # the rogue carries 8 ales
     s.item[0, 2, NUM_EQUIP:] = 0  # the wizard's pack is empty
     for k in range(8):
-        assert scene.legal(give_action(1, k, 2))
-        scene.act(give_action(1, k, 2))
+        assert scene.offers(1, NUM_EQUIP + k, A_GIVE + 2)
+        scene.give(1, NUM_EQUIP + k, 2)
     assert (s.item[0, 2, NUM_EQUIP:] == MEDICINAL_ALE).all()
     s.item[0, 0, NUM_EQUIP] = SHORT_BOW
-    assert not scene.legal(give_action(0, 0, 2))
-    assert scene.legal(give_action(0, 0, 1))
+    assert not scene.offers(0, NUM_EQUIP, A_GIVE + 2)
+    assert scene.offers(0, NUM_EQUIP, A_GIVE + 1)
 
 
 # --- PARTY-4 -------------------------------------------------------------------------------
@@ -189,15 +205,53 @@ def test_party_3_a_pack_holds_8_items_and_no_more(scene):
 
 def test_party_4_items_pass_between_members_outside_a_fight(scene):
     """PARTY-4: the rogue's short bow (pack slot 1) goes to the wizard's first free pack
-    slot, at no cost."""
+    slot, at no cost; selecting it first shows in the observation."""
     s = scene.s
     scene.clear_band(1, 0)
     scene.stand_in_room(1, 0)
     assert s.item[0, 1, NUM_EQUIP] == SHORT_BOW
-    scene.act(give_action(1, 0, 2))
+    scene.act(select_action(1, NUM_EQUIP))
+    status = scene.obs()["status"]
+    assert status[STATUS_SEL_MEMBER] == 2 and status[STATUS_SEL_SLOT] == NUM_EQUIP + 1
+    scene.act(A_GIVE + 2)
     assert s.item[0, 1, NUM_EQUIP] == 0
     assert s.item[0, 2, NUM_EQUIP] == SHORT_BOW
-    assert s.pace[0] == 0
+    assert s.pace[0] == 0 and s.sel_member[0] == -1
+    assert scene.obs()["status"][STATUS_SEL_MEMBER] == 0
+
+
+def test_party_4_a_selection_offers_only_its_follow_ups(scene):
+    """PARTY-4: while an item is selected only giving, using, wearing it and putting it back
+    are offered, each as the item allows; putting it back changes nothing."""
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    before = scene.save()
+    scene.act(select_action(1, NUM_EQUIP))  # the rogue's short bow
+    mask = scene.refresh()
+    legal = set(np.flatnonzero(mask).tolist())
+    assert legal == {A_GIVE + 0, A_GIVE + 2, A_GIVE + 3, A_WEAR, A_CANCEL}
+    scene.act(A_CANCEL)
+    after = scene.save()
+    for name in before:
+        if name not in ("dirty", "steps", "events"):
+            assert np.array_equal(before[name], after[name]), name
+
+
+def test_party_4_a_follow_up_without_a_selection_and_anything_else_with_one_are_refused():
+    """PARTY-4: with invalid_action="raise", giving with nothing selected, or walking with an
+    item selected, raises ValueError naming the action; the state stays as it was."""
+    env = DelveEnv(depth=2, invalid_action="raise")
+    env.reset(seed=0)
+    before = {name: np.array(a, copy=True) for name, a in zip(env.state._fields, env.state)}
+    with pytest.raises(ValueError, match="give the selected item to member 1"):
+        env.step(A_GIVE + 0)
+    env.step(select_action(1, NUM_EQUIP))
+    with pytest.raises(ValueError, match="take the stairs"):
+        env.step(A_STAIRS)
+    env.step(A_CANCEL)
+    for name, a in zip(env.state._fields, env.state):
+        if name not in ("steps", "dirty", "events"):
+            assert np.array_equal(a, before[name]), name
 
 
 def test_party_4_items_can_be_taken_off_a_fallen_member_outside_a_fight(scene):
@@ -206,46 +260,234 @@ def test_party_4_items_can_be_taken_off_a_fallen_member_outside_a_fight(scene):
     scene.clear_band(1, 0)
     scene.stand_in_room(1, 0)
     s.hp[0, 1] = 0
-    assert scene.legal(give_action(1, 0, 0))
+    assert scene.offers(1, NUM_EQUIP, A_GIVE + 0)
     s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
-    assert not scene.legal(give_action(0, 0, 1))
-    scene.act(give_action(1, 0, 3))
+    assert not scene.offers(0, NUM_EQUIP, A_GIVE + 1)
+    scene.give(1, NUM_EQUIP, 3)
     assert SHORT_BOW in s.item[0, 3, NUM_EQUIP:]
+
+
+def test_party_4_a_fallen_heros_armor_goes_to_the_king_who_wears_it(scene, rng):
+    """PARTY-4: worn gear passes too: the fallen Hero's leather armor goes straight from his
+    body to the king's pack, and the king puts it on."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    join_king(s, 0, rng)
+    s.hp[0, 0] = 0  # the hero has fallen in his leather armor
+    assert s.item[0, 0, ARMOR] == LEATHER and s.item[0, KING_SLOT, ARMOR] == 0
+    scene.give(0, ARMOR, KING_SLOT)
+    assert s.item[0, 0, ARMOR] == 0
+    slot = NUM_EQUIP + int(np.flatnonzero(s.item[0, KING_SLOT, NUM_EQUIP:] == LEATHER)[0])
+    scene.wear(KING_SLOT, slot)
+    assert s.item[0, KING_SLOT, ARMOR] == LEATHER
+    assert scene.obs()["party"][KING_SLOT, PARTY_ARMOR] == 1  # leather's AV
+    assert s.pace[0] == 0
+
+
+def test_party_4_worn_gear_comes_off_into_the_pack(scene):
+    """PARTY-4: a standing member takes worn gear off into their first free pack slot (and
+    cannot when the pack is full)."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    scene.wear(0, OFF_HAND)  # the hero's wooden shield
+    assert s.item[0, 0, OFF_HAND] == 0 and s.item[0, 0, NUM_EQUIP] == WOODEN_SHIELD
+    s.item[0, 0, NUM_EQUIP:] = MEDICINAL_ALE
+    assert not scene.offers(0, ARMOR, A_WEAR)
 
 
 @pytest.mark.nojit
 def test_party_4_in_a_fight_only_a_fallen_members_items_change_hands_on_the_actors_turn(scene):
-    """PARTY-4: in a fight a standing member cannot give; a fallen member's item can go to
-    the acting member only, and doing so takes the actor's turn."""
+    """PARTY-4: in a fight a standing member cannot give; a fallen member's item, worn or
+    packed, can go to the acting member only, and doing so takes the actor's turn."""
     s = scene.s
     scene.tough()
     s.hp[0, 1] = 0  # the rogue has fallen, her short bow in pack slot 1
-    s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+    s.item[0, 0, NUM_EQUIP] = SHORT_BOW
     scene.fight([GOBLIN], hps=[30000])
     assert s.order[0, s.actor[0]] == 0  # the hero acts
     mask = scene.refresh()
-    assert mask[give_action(1, 0, 0)]
-    assert not mask[give_action(1, 0, 2)] and not mask[give_action(1, 0, 3)]
-    assert not mask[give_action(0, 0, 2)]  # the hero's own ale: not in a fight
-    scene.act(give_action(1, 0, 0))
-    assert SHORT_BOW in s.item[0, 0, NUM_EQUIP:]
+    assert not mask[select_action(0, NUM_EQUIP)]  # the hero's own bow: not in a fight
+    assert not mask[select_action(2, READY)]  # the standing wizard's staff neither
+    assert mask[select_action(1, READY)]  # the fallen rogue's dagger in hand
+    scene.act(select_action(1, NUM_EQUIP))
+    mask = scene.refresh()
+    assert set(np.flatnonzero(mask).tolist()) == {A_GIVE + 0, A_CANCEL}
+    scene.act(A_CANCEL)
+    assert s.order[0, s.actor[0]] == 0  # putting it back is not a turn
+    scene.give(1, NUM_EQUIP, 0)
+    assert s.item[0, 0, NUM_EQUIP + 1] == SHORT_BOW and s.item[0, 1, NUM_EQUIP] == 0
     assert s.mode[0] == FIGHT and s.order[0, s.actor[0]] == 2  # the wizard's turn
 
 
 @pytest.mark.nojit
 def test_party_4_a_fallen_fourth_members_items_go_to_the_actor_in_a_fight(scene):
-    """PARTY-4 as above from member slot 3, whose give actions have indices past 127 (the
-    mask must not compute them in the int8 of the marching order)."""
+    """PARTY-4 as above from member slot 3, last pack slot (the highest select index)."""
     s = scene.s
     scene.tough()
     s.hp[0, 3] = 0  # the cleric has fallen
-    s.item[0, 3, NUM_EQUIP + PACK_SLOTS - 1] = MEDICINAL_ALE
+    s.item[0, 3, NUM_ITEM_SLOTS - 1] = MEDICINAL_ALE
     scene.fight([GOBLIN], hps=[30000])
     assert s.order[0, s.actor[0]] == 0  # the hero acts
-    a = give_action(3, PACK_SLOTS - 1, 0)
-    assert a > 127 and scene.legal(a)
-    scene.act(a)
+    scene.give(3, NUM_ITEM_SLOTS - 1, 0)
     assert MEDICINAL_ALE in s.item[0, 0, NUM_EQUIP:]
+
+
+# --- RAISE-1 and using items (ITEM-1) ------------------------------------------------------
+
+
+def test_raise_1_light_of_life_stands_a_fallen_member_at_1_hp_and_is_used_up(scene):
+    """RAISE-1: the wizard, standing, uses a light of life on the fallen rogue: she stands at
+    1 HP, her raised count is 1, the light is gone; no time passes."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.hp[0, 1] = 0
+    s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+    assert not scene.offers(2, NUM_EQUIP, A_USE + 0)  # only on the fallen
+    scene.use(2, NUM_EQUIP, 1)
+    assert s.hp[0, 1] == 1 and s.raised[0, 1] == 1
+    assert s.item[0, 2, NUM_EQUIP] == 0
+    assert scene.obs()["party"][1, PARTY_RAISED] == 1
+    assert s.pace[0] == 0
+
+
+def test_raise_1_nobody_is_raised_more_than_3_times(scene):
+    """RAISE-1: a member raised 3 times cannot be raised again; one raised twice can."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+    for n in range(3):
+        s.hp[0, 1] = 0
+        s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+        scene.use(2, NUM_EQUIP, 1)
+        assert s.raised[0, 1] == n + 1 and s.hp[0, 1] == 1
+    s.hp[0, 1] = 0
+    s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+    assert not scene.offers(2, NUM_EQUIP, A_USE + 1)
+    s.raised[0, 1] = 2
+    assert scene.offers(2, NUM_EQUIP, A_USE + 1)
+
+
+def test_raise_1_the_king_is_never_raised(scene, rng):
+    """RAISE-1, RUN-4: the light of life is never offered on the king. (A dead king ends the
+    run at the next step, so the selection is written into the state and the mask read.)"""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    join_king(s, 0, rng)
+    s.hp[0, KING_SLOT] = 0
+    s.hp[0, 1] = 0
+    s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+    s.sel_member[0], s.sel_slot[0] = 2, NUM_EQUIP
+    mask = scene.refresh()
+    assert not mask[A_USE + KING_SLOT]
+    assert mask[A_USE + 1]
+
+
+def test_raise_1_the_dead_use_nothing(scene):
+    """RAISE-1: only a standing member uses the light; a fallen one's can be handed on."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.hp[0, 1] = s.hp[0, 3] = 0
+    s.item[0, 3, NUM_EQUIP] = LIGHT_OF_LIFE
+    assert not scene.offers(3, NUM_EQUIP, A_USE + 1)
+    assert scene.offers(3, NUM_EQUIP, A_GIVE + 2)
+
+
+@pytest.mark.nojit
+def test_raise_1_in_a_fight_the_actor_raises_and_it_is_their_turn(scene):
+    """RAISE-1 in a fight: the acting hero uses his light of life on the fallen rogue; the
+    turn passes to the next standing member (the rogue, standing again). Only the actor uses
+    items in a fight."""
+    s = scene.s
+    scene.tough()
+    s.hp[0, 1] = 0
+    s.item[0, 0, NUM_EQUIP] = LIGHT_OF_LIFE
+    s.item[0, 2, NUM_EQUIP] = LIGHT_OF_LIFE
+    scene.fight([GOBLIN], hps=[30000])
+    assert s.order[0, s.actor[0]] == 0
+    assert not scene.legal(select_action(2, NUM_EQUIP))  # the wizard does not act now
+    scene.use(0, NUM_EQUIP, 1)
+    assert s.hp[0, 1] == 1 and s.raised[0, 1] == 1 and s.item[0, 0, NUM_EQUIP] == 0
+    assert s.mode[0] == FIGHT and s.order[0, s.actor[0]] == 1  # the raised rogue acts next
+
+
+@pytest.mark.nojit
+def test_item_1_medicinal_ale_heals_2d6_and_stops_at_the_ceiling(scene):
+    """ITEM-1, HP-1: ale heals 2 to 12 HP; never past the ceiling; used up."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    healed = []
+    for _ in range(40):
+        s.ceiling[0, 2] = 100
+        s.hp[0, 2] = 50
+        s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+        scene.use(0, NUM_EQUIP, 2)
+        healed.append(int(s.hp[0, 2]) - 50)
+        assert s.item[0, 0, NUM_EQUIP] == 0
+    assert min(healed) >= 2 and max(healed) <= 12 and len(set(healed)) > 4
+    s.ceiling[0, 2] = 12
+    s.hp[0, 2] = 11
+    s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+    scene.use(0, NUM_EQUIP, 2)
+    assert s.hp[0, 2] == 12
+
+
+def test_item_1_ale_is_not_offered_on_the_fallen(scene):
+    """ITEM-1, HP-2: the dead never heal, so ale is not offered on them."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.hp[0, 1] = 0
+    s.item[0, 0, NUM_EQUIP] = MEDICINAL_ALE
+    assert not scene.offers(0, NUM_EQUIP, A_USE + 1)
+    assert scene.offers(0, NUM_EQUIP, A_USE + 0)
+
+
+@pytest.mark.nojit
+def test_item_1_gem_of_strength_raises_the_ceiling_by_1d6(scene):
+    """ITEM-1: a gem of strength adds 1 to 6 to the ceiling (and as much to current HP)."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    gains = []
+    for _ in range(30):
+        s.hp[0, 2], s.ceiling[0, 2] = 5, 11
+        s.item[0, 0, NUM_EQUIP] = GEM_OF_STRENGTH
+        scene.use(0, NUM_EQUIP, 2)
+        gains.append(int(s.ceiling[0, 2]) - 11)
+        assert s.hp[0, 2] - 5 == gains[-1]
+    assert min(gains) >= 1 and max(gains) <= 6 and len(set(gains)) > 2
+
+
+def test_item_1_mind_sharpener_gives_the_xp_to_the_next_level(scene):
+    """ITEM-1: a mind sharpener gives exactly the XP the next level still costs."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.xp[0, 2] = 30
+    s.item[0, 0, NUM_EQUIP] = MIND_SHARPENER
+    scene.use(0, NUM_EQUIP, 2)
+    assert s.level[0, 2] == 2 and s.xp[0, 2] == 0
+
+
+def test_item_1_honing_stone_restores_the_weapon_in_hand(scene):
+    """ITEM-1: a honing stone mends the wear on a member's ready weapon; it is only offered
+    on a member with a weapon in hand."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    s.item_wear[0, 0, READY] = 2
+    s.item[0, 1, NUM_EQUIP] = HONING_STONE
+    s.item[0, 2, READY] = 0  # the wizard's hands are empty
+    assert not scene.offers(1, NUM_EQUIP, A_USE + 2)
+    scene.use(1, NUM_EQUIP, 0)
+    assert s.item_wear[0, 0, READY] == 0 and s.item[0, 1, NUM_EQUIP] == 0
 
 
 # --- HP-1 ----------------------------------------------------------------------------------

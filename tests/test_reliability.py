@@ -126,6 +126,12 @@ def _set(field, index, value):
     return fn
 
 
+def _select_empty(s, e):
+    """An item selection (PARTY-4) pointing at an empty slot: member 0's last pack slot."""
+    s.item[e, 0, -1] = 0
+    s.sel_member[e], s.sel_slot[e] = 0, s.item.shape[2] - 1
+
+
 # Planted on the soak's last call(s), so the compiled step never runs on a broken state (it
 # trusts the state: an out-of-range floor or position would read outside its arrays).
 PLANTED = {
@@ -136,13 +142,17 @@ PLANTED = {
     "rations negative": _plant(51, _set("rations", 7, -1)),
     "raised more than 3 times": _plant(51, _set("raised", (7, 0), 4)),
     "king raised": _plant(51, _set("raised", (7, KING_SLOT), 1)),
+    "selected an empty item slot": _plant(51, lambda s: _select_empty(s, 7)),
     "pages lost": _plant_two(50, _set("pages_held", (7, 3), 2), _set("pages_held", (7, 3), 0)),
     "book lost": _plant_two(50, _set("has_book", 7, True), _set("has_book", 7, False)),
     "clock went back": _plant(51, lambda s: s.pace.__setitem__(7, s.pace[7] - 3)),
     "step counter off": _plant(51, lambda s: s.steps.__setitem__(7, s.steps[7] + 5)),
     "mode out of range": _plant(51, _set("mode", 7, 99)),
     "floor out of range": _plant(51, _set("floor", 7, 99)),
-    "party off the walkable floor": _plant(51, _set("x", 7, -1)),
+    # on floor 1 (random play may still be in the courtyard, which has no tiles to stand on)
+    "party off the walkable floor": _plant(
+        51, lambda s: (_set("floor", 7, 1)(s), _set("x", 7, -1)(s))
+    ),
 }
 
 
@@ -267,6 +277,7 @@ STATIC_PLANTS = {
     "rations negative": lambda s: s.rations.__setitem__(0, -1),
     "raised more than 3 times": lambda s: s.raised.__setitem__((0, 2), 4),
     "king raised": lambda s: s.raised.__setitem__((0, KING_SLOT), 1),
+    "selected an empty item slot": lambda s: _select_empty(s, 0),
     "party off the walkable floor": lambda s: s.y.__setitem__(0, 0),
 }
 

@@ -3,7 +3,8 @@
 import numpy as np
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_STAIRS
+from delve_env.engine.actions import A_CANCEL, A_STAIRS, select_action
+from delve_env.engine.tables import NUM_EQUIP
 from delve_env.render import PARTY_COLOUR, TILE_PX
 
 
@@ -31,3 +32,14 @@ def test_rendering_never_changes_the_game():
         o2, *_ = drawn.step(a)
         assert all((o1[k] == o2[k]).all() for k in o1)
     assert quiet.state.rng[0] == drawn.state.rng[0]
+
+
+def test_text_shows_the_item_selected_for_the_next_action():
+    """PARTY-4: while an item is selected the text view names it and what can follow."""
+    env = DelveEnv(depth=2, render_mode="ansi")
+    env.reset(seed=0)
+    assert "selected:" not in env.render()
+    env.step(select_action(1, NUM_EQUIP))  # the rogue's short bow
+    assert "selected: rogue's pack slot 1 (short bow)" in env.render()
+    env.step(A_CANCEL)
+    assert "selected:" not in env.render()

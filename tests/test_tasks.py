@@ -8,12 +8,12 @@ import delve_env  # noqa: F401  (registers the ids)
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
     A_ATTACK,
-    A_GIVE,
     A_LOOT,
     A_MOVE,
     A_PUSH,
     A_RING,
     A_RUN,
+    A_SELECT,
     A_STAIRS,
     A_SWAP,
     A_WORK,
@@ -55,7 +55,7 @@ def test_explore_closes_its_stair_up_and_freezes_order_and_packs():
     assert s.tiles[0, 2, s.y[0], s.x[0]] == STAIR_UP
     mask = info["action_mask"]
     assert not mask[A_STAIRS]
-    assert not mask[A_SWAP : A_SWAP + 4].any() and not mask[A_GIVE:A_WORK].any()
+    assert not mask[A_SWAP : A_SWAP + 4].any() and not mask[A_SELECT:A_WORK].any()
     game = DelveEnv(depth=3)
     game.reset(seed=2)
     g = game.state
@@ -63,7 +63,7 @@ def test_explore_closes_its_stair_up_and_freezes_order_and_packs():
     g.floor_visited[0, 2] = True
     game.engine.refresh(np.ones(1, dtype=bool))
     mask = game.action_masks()
-    assert mask[A_STAIRS] and mask[A_SWAP] and mask[A_GIVE:A_WORK].any()
+    assert mask[A_STAIRS] and mask[A_SWAP] and mask[A_SELECT:A_WORK].any()
 
 
 def shaped(env_id: str, **config):

@@ -1,8 +1,15 @@
-"""The flat action space: one Discrete index per action in every mode, each with a name."""
+"""The flat action space: one Discrete index per action in every mode, each with a name.
 
-from .tables import MAX_FOES, MAX_MEMBERS, MAX_PLATE, MAX_SYMBOLS, PACK_SLOTS
+Items are handled in two steps (PARTY-4, RAISE-1, ITEM-1): first select one item slot of one
+member (`A_SELECT`), then choose what to do with it: give it to member b (`A_GIVE`), use it on
+member b (`A_USE`), wear it or take it off (`A_WEAR`), or put it back (`A_CANCEL`). While an
+item is selected only those follow-ups are offered; selecting costs no time.
+"""
+
+from .tables import MAX_FOES, MAX_MEMBERS, MAX_PLATE, MAX_SYMBOLS, NUM_EQUIP, NUM_ITEM_SLOTS
 
 DIRECTIONS = ("north", "east", "south", "west")
+WORN_NAMES = ("ready hand", "off hand", "armor")
 
 A_MOVE = 0  # 4: north, east, south, west
 A_WAIT = A_MOVE + 4
@@ -13,9 +20,12 @@ A_SWAP = A_LOOT + 1  # 4: swap marching positions i and i + 1
 A_ATTACK = A_SWAP + MAX_MEMBERS - 1  # 6: attack foe k
 A_LUCK = A_ATTACK + MAX_FOES  # 6: attack foe k with a luck die
 A_RUN = A_LUCK + MAX_FOES
-A_GIVE = A_RUN + 1  # 5 x 8 x 5: member a gives pack slot s to member b
-A_EQUIP = A_GIVE + MAX_MEMBERS * PACK_SLOTS * MAX_MEMBERS  # 5 x 8: member a wears pack slot s
-A_WORK = A_EQUIP + MAX_MEMBERS * PACK_SLOTS  # 5: member m works the vault's lock
+A_SELECT = A_RUN + 1  # 5 x 11: select member m's item slot i (0-2 worn, 3-10 pack)
+A_GIVE = A_SELECT + MAX_MEMBERS * NUM_ITEM_SLOTS  # 5: give the selected item to member b
+A_USE = A_GIVE + MAX_MEMBERS  # 5: use the selected item on member b
+A_WEAR = A_USE + MAX_MEMBERS  # wear the selected item, or take it off
+A_CANCEL = A_WEAR + 1  # put the selected item back
+A_WORK = A_CANCEL + 1  # 5: member m works the vault's lock
 A_RING = A_WORK + MAX_MEMBERS  # 16: set the next wall ring to symbol k
 A_PUSH = A_RING + MAX_SYMBOLS  # 36: push plate cell i (row-major)
 A_HINT = A_PUSH + MAX_PLATE * MAX_PLATE
@@ -23,14 +33,14 @@ A_LEAVE = A_HINT + 1  # stop working the lock
 NUM_ACTIONS = A_LEAVE + 1
 
 
-def give_action(a: int, slot: int, b: int) -> int:
-    """The index of 'member a gives pack slot `slot` (0..7) to member b'."""
-    return A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + b
+def select_action(m: int, slot: int) -> int:
+    """The index of 'select member m's item slot `slot`' (0-2 worn, 3-10 the pack)."""
+    return A_SELECT + m * NUM_ITEM_SLOTS + slot
 
 
-def equip_action(m: int, slot: int) -> int:
-    """The index of 'member m wears pack slot `slot` (0..7)'."""
-    return A_EQUIP + m * PACK_SLOTS + slot
+def slot_name(slot: int) -> str:
+    """'ready hand', 'off hand', 'armor', or 'pack slot k' (k from 1)."""
+    return WORN_NAMES[slot] if slot < NUM_EQUIP else f"pack slot {slot - NUM_EQUIP + 1}"
 
 
 def action_name(i: int) -> str:
@@ -40,7 +50,9 @@ def action_name(i: int) -> str:
     if i < A_WAIT:
         return f"move {DIRECTIONS[i - A_MOVE]}"
     fixed = {A_WAIT: "wait", A_SEARCH: "search", A_STAIRS: "take the stairs", A_LOOT: "loot room",
-             A_RUN: "run away", A_HINT: "buy a plate hint", A_LEAVE: "leave the lock"}  # fmt: skip
+             A_RUN: "run away", A_HINT: "buy a plate hint", A_LEAVE: "leave the lock",
+             A_WEAR: "wear or take off the selected item",
+             A_CANCEL: "put the selected item back"}  # fmt: skip
     if i in fixed:
         return fixed[i]
     if i < A_ATTACK:
@@ -50,13 +62,13 @@ def action_name(i: int) -> str:
         return f"attack monster {i - A_ATTACK + 1}"
     if i < A_RUN:
         return f"attack monster {i - A_LUCK + 1} with a luck die"
-    if i < A_EQUIP:
-        a, rest = divmod(i - A_GIVE, PACK_SLOTS * MAX_MEMBERS)
-        slot, b = divmod(rest, MAX_MEMBERS)
-        return f"member {a + 1} gives pack slot {slot + 1} to member {b + 1}"
-    if i < A_WORK:
-        m, slot = divmod(i - A_EQUIP, PACK_SLOTS)
-        return f"member {m + 1} wears pack slot {slot + 1}"
+    if i < A_GIVE:
+        m, slot = divmod(i - A_SELECT, NUM_ITEM_SLOTS)
+        return f"select member {m + 1}'s {slot_name(slot)}"
+    if i < A_USE:
+        return f"give the selected item to member {i - A_GIVE + 1}"
+    if i < A_WEAR:
+        return f"use the selected item on member {i - A_USE + 1}"
     if i < A_RING:
         return f"member {i - A_WORK + 1} works the vault lock"
     if i < A_PUSH:

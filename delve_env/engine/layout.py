@@ -140,6 +140,12 @@ STATUS_LOOT = STATUS.add("loot here", 1, "the room holds loot to take")
 STATUS_DEEPEST_MAP = STATUS.add("deepest map", 12, "the deepest floor whose map is held")
 STATUS_HOURS = STATUS.add("hours", CAP, "hours walked (pace // 60)")
 STATUS_COURTYARD = STATUS.add("courtyard", 1, "the party is in the courtyard")
+STATUS_SEL_MEMBER = STATUS.add(
+    "selected member", MAX_MEMBERS, "member slot + 1 whose item is selected (PARTY-4), 0 none"
+)
+STATUS_SEL_SLOT = STATUS.add(
+    "selected slot", NUM_ITEM_SLOTS, "the selected item slot + 1 (1-3 worn, 4-11 pack), 0 none"
+)
 
 # --- fight: one row per foe, then the fight ----------------------------------------------------
 FOE = Key("foe", (MAX_FOES,))

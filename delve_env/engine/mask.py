@@ -1,11 +1,10 @@
 """The exact legal-action mask: an unmasked action is legal, a legal one is never masked."""
 
-import numpy as np
 from numba import njit
 
 from .actions import (
     A_ATTACK,
-    A_EQUIP,
+    A_CANCEL,
     A_GIVE,
     A_HINT,
     A_LEAVE,
@@ -16,24 +15,27 @@ from .actions import (
     A_RING,
     A_RUN,
     A_SEARCH,
+    A_SELECT,
     A_STAIRS,
     A_SWAP,
+    A_USE,
     A_WAIT,
+    A_WEAR,
     A_WORK,
 )
 from .fights import is_foe_alive
+from .items import can_give, can_select, can_use, can_wear
 from .loot import has_loot
 from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_EXPLORE, TASK_VAULT
-from .party import free_pack_slot, is_standing, wear_slot
-from .state import DIRTY_ALL, DIRTY_PACK
+from .party import is_standing
+from .state import DIRTY_ALL, DIRTY_PACK, DIRTY_SELECT
 from .tables import (
     EXPLORE,
     FIGHT,
     MAX_FOES,
     MAX_MEMBERS,
-    NUM_EQUIP,
-    PACK_SLOTS,
+    NUM_ITEM_SLOTS,
     PLATE,
     STAIR_DOWN,
     STAIR_UP,
@@ -74,43 +76,35 @@ def mask_ground(s, p, e, mask):
 
 @njit(cache=True)
 def mask_items(s, p, e, mask):
-    """PARTY-4 outside fights: any pack item to any other standing member with room for it;
-    wearing what can be worn. Depends only on the packs and who stands (DIRTY_PACK). The
-    explore sub-task's packs stay as they are (docs/RULES.md)."""
-    mask[A_GIVE:A_WORK] = False
-    if p[P_TASK] == TASK_EXPLORE:
-        return
-    takes = np.zeros(MAX_MEMBERS, dtype=np.bool_)
-    for b in range(MAX_MEMBERS):
-        takes[b] = is_standing(s, e, b) and free_pack_slot(s, e, b) >= 0
-    for a in range(MAX_MEMBERS):
-        if not s.in_party[e, a]:
-            continue
-        for slot in range(PACK_SLOTS):
-            kind = s.item[e, a, NUM_EQUIP + slot]
-            if kind == 0:
-                continue
-            mask[A_EQUIP + a * PACK_SLOTS + slot] = is_standing(s, e, a) and wear_slot(kind) >= 0
-            for b in range(MAX_MEMBERS):
-                mask[A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + b] = b != a and takes[b]
+    """PARTY-4, ITEM-1: every item slot that can be selected, because it can be given, worn,
+    taken off or used (`items.can_select`). Outside fights this depends only on the packs and
+    who stands (DIRTY_PACK). The explore sub-task's packs stay as they are (docs/RULES.md)."""
+    for m in range(MAX_MEMBERS):
+        for slot in range(NUM_ITEM_SLOTS):
+            mask[A_SELECT + m * NUM_ITEM_SLOTS + slot] = can_select(s, p, e, m, slot)
 
 
 @njit(cache=True)
-def mask_fight(s, e, mask):
-    m = int(s.order[e, s.actor[e]])  # widened: it is added to an action index below
+def mask_selected(s, p, e, mask):
+    """With an item selected only its follow-ups: give it to b, use it on b, wear it or take
+    it off (each as `items` allows), or put it back."""
+    m, slot = s.sel_member[e], s.sel_slot[e]
+    for b in range(MAX_MEMBERS):
+        mask[A_GIVE + b] = can_give(s, p, e, m, slot, b)
+        mask[A_USE + b] = can_use(s, p, e, m, slot, b)
+    mask[A_WEAR] = can_wear(s, p, e, m, slot)
+    mask[A_CANCEL] = True
+
+
+@njit(cache=True)
+def mask_fight(s, p, e, mask):
+    m = s.order[e, s.actor[e]]
     for k in range(MAX_FOES):
         alive = is_foe_alive(s, e, k)
         mask[A_ATTACK + k] = alive
         mask[A_LUCK + k] = alive and s.luck[e, m] > 0
     mask[A_RUN] = True
-    # PARTY-4: in a fight only a fallen member's things change hands, on the actor's turn
-    if free_pack_slot(s, e, m) < 0:
-        return
-    for a in range(MAX_MEMBERS):
-        if s.in_party[e, a] and s.hp[e, a] <= 0:
-            for slot in range(PACK_SLOTS):
-                if s.item[e, a, NUM_EQUIP + slot] > 0:
-                    mask[A_GIVE + (a * PACK_SLOTS + slot) * MAX_MEMBERS + m] = True
+    mask_items(s, p, e, mask)  # a fallen member's things, the actor's own consumables
 
 
 @njit(cache=True)
@@ -134,11 +128,15 @@ def legal_mask(s, p, e, mask, full):
     """Write env e's legal actions into the bool row `mask`.
 
     Exploring on, only the actions that depend on where the party stands are rewritten unless
-    the packs changed (DIRTY_PACK); `full` (and any change of screen) recomputes the whole row.
+    the packs changed (DIRTY_PACK); `full` (and any change of screen, and an item selected or
+    let go) recomputes the whole row. While an item is selected only its follow-ups are legal.
     Once the run is over only 'wait' stays unmasked, so a mask is never empty (maskable
     policies sample from it); stepping an ended env is refused by the Gymnasium layer.
     """
     dirty = DIRTY_ALL if full else s.dirty[e]
+    selected = s.sel_member[e] >= 0
+    if dirty & DIRTY_SELECT or selected:
+        dirty = DIRTY_ALL
     if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:
         mask_ground(s, p, e, mask)
         if dirty & DIRTY_PACK:
@@ -147,10 +145,12 @@ def legal_mask(s, p, e, mask, full):
     mask[:] = False
     if s.outcome[e] != 0:
         mask[A_WAIT] = True
+    elif selected:
+        mask_selected(s, p, e, mask)
     elif s.mode[e] == EXPLORE:
         mask_ground(s, p, e, mask)
         mask_items(s, p, e, mask)
     elif s.mode[e] == FIGHT:
-        mask_fight(s, e, mask)
+        mask_fight(s, p, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:
         mask_lock(s, p, e, mask)

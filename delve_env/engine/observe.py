@@ -87,6 +87,8 @@ from .layout import (
     STATUS_ON_UP,
     STATUS_PAGES,
     STATUS_RATIONS,
+    STATUS_SEL_MEMBER,
+    STATUS_SEL_SLOT,
     STATUS_STAIR_OPEN,
 )
 from .loot import has_loot
@@ -270,6 +272,8 @@ def observe_status(s, p, e, out):
     out[STATUS_DEEPEST_MAP] = deepest
     out[STATUS_HOURS] = cap(s.pace[e] // 60)
     out[STATUS_COURTYARD] = 1 if f == 0 else 0
+    out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
+    out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """The party: members, wounds and death saves, XP and levels, marching order, items.
 
-Rules: PARTY-1..4, HP-1..2, XP-1..4, LUCK-1..2.
+Rules: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2.
 """
 
 from numba import njit
@@ -58,6 +58,16 @@ def put_item(s, e, m, slot, kind):
     s.item_wear[e, m, slot] = 0
     s.item_dv[e, m, slot] = ITEMS[kind, I_DV]
     s.item_known[e, m, slot] = True
+
+
+@njit(cache=True)
+def drop_item(s, e, m, slot):
+    """Empty item slot `slot` of member m (an item used up)."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
+    s.item[e, m, slot] = 0
+    s.item_wear[e, m, slot] = 0
+    s.item_dv[e, m, slot] = 0
+    s.item_known[e, m, slot] = False
 
 
 @njit(cache=True)
@@ -126,6 +136,14 @@ def heal(s, e, m, amount):
     if is_standing(s, e, m):
         s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
         s.dirty[e] |= DIRTY_PARTY
+
+
+@njit(cache=True)
+def raise_member(s, e, m):
+    """RAISE-1: a fallen member stands up with 1 HP; the raise is counted."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK  # who stands decides who may take things
+    s.hp[e, m] = 1
+    s.raised[e, m] += 1
 
 
 @njit(cache=True)
@@ -225,6 +243,12 @@ def wear_slot(kind):
 def equip_item(s, e, m, slot):
     """Wear a pack item; whatever was worn there goes into the pack slot it came from."""
     move_item(s, e, m, slot, m, wear_slot(s.item[e, m, slot]))
+
+
+@njit(cache=True)
+def take_off(s, e, m, slot):
+    """A worn item goes into its wearer's first free pack slot."""
+    move_item(s, e, m, slot, m, free_pack_slot(s, e, m))
 
 
 @njit(cache=True)

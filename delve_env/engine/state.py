@@ -64,6 +64,8 @@ FIELDS = {
     "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
     "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)
     "item_known": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.bool_),  # ITEM-2
+    "sel_member": ((), np.int8),  # member whose item is selected, -1 none (actions.A_SELECT)
+    "sel_slot": ((), np.int8),  # the selected item slot, -1 none
     # --- floors ---
     "tiles": (("F", "H", "W"), np.int8),  # tables.ROCK ... STAIR_UP
     "fog": (("F", "H", "W"), np.uint8),  # fog of war (MAP-4): 0 unseen, else the map code
@@ -127,6 +129,7 @@ State = namedtuple("State", list(FIELDS))
 # Bits of `dirty`: the parts of an env's observation its last step may have changed. The rest
 # of its record is left as it was (observe.observe); `status` is written every step.
 DIRTY_MAP, DIRTY_PARTY, DIRTY_PACK, DIRTY_PUZZLE = 1, 2, 4, 8
+DIRTY_SELECT = 16  # an item was selected or let go: the mask changes wholly
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 

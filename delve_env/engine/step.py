@@ -8,7 +8,7 @@ from numba import njit
 
 from .actions import (
     A_ATTACK,
-    A_EQUIP,
+    A_CANCEL,
     A_GIVE,
     A_HINT,
     A_LOOT,
@@ -18,14 +18,18 @@ from .actions import (
     A_RING,
     A_RUN,
     A_SEARCH,
+    A_SELECT,
     A_STAIRS,
     A_SWAP,
+    A_USE,
     A_WAIT,
+    A_WEAR,
     A_WORK,
 )
 from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
 from .food import pass_pace
+from .items import act_on_selected, let_go, select_item
 from .loot import loot_room, stock_floor
 from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
@@ -37,14 +41,14 @@ from .params import (
     P_TASK,
     TASK_GAME,
 )
-from .party import add_member, equip_item, give_item, swap_positions
+from .party import add_member, swap_positions
 from .quest import update_quest
 from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
 from .state import DIRTY_ALL
 from .struct import clear_slot
-from .tables import EXPLORE, FIGHT, MAX_MEMBERS, NUM_EQUIP, PACK_SLOTS, ROOM
+from .tables import EXPLORE, NUM_ITEM_SLOTS, ROOM
 from .tasks import setup_task, task_potential, update_task
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
@@ -65,6 +69,7 @@ def reset_slot(s, p, e, seed, party):
     s.foe_kind[e, :] = -1
     s.fight_room[e] = -1
     s.actor[e] = -1
+    s.sel_member[e] = s.sel_slot[e] = -1
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):
         generate_floor(s, p, e, f, g)
@@ -113,15 +118,20 @@ def act(s, p, e, a, rng):
         end_turn(s, p, e, rng)
     elif a == A_RUN:
         run_away(s, e, rng)
-    elif a < A_EQUIP:
-        giver, rest = divmod(a - A_GIVE, PACK_SLOTS * MAX_MEMBERS)
-        slot, taker = divmod(rest, MAX_MEMBERS)
-        give_item(s, e, giver, NUM_EQUIP + slot, taker)
-        if s.mode[e] == FIGHT:
+    elif a < A_GIVE:  # PARTY-4, ITEM-1: hold an item for the next action
+        m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
+        select_item(s, e, m, slot)
+    elif a < A_CANCEL:  # give it to b, use it on b, or wear it / take it off
+        if a < A_USE:
+            turn = act_on_selected(s, p, e, 0, a - A_GIVE, rng)
+        elif a < A_WEAR:
+            turn = act_on_selected(s, p, e, 1, a - A_USE, rng)
+        else:
+            turn = act_on_selected(s, p, e, 2, -1, rng)
+        if turn:  # in a fight it was the acting member's turn
             end_turn(s, p, e, rng)
-    elif a < A_WORK:
-        m, slot = divmod(a - A_EQUIP, PACK_SLOTS)
-        equip_item(s, e, m, NUM_EQUIP + slot)
+    elif a == A_CANCEL:
+        let_go(s, e)
     elif a < A_RING:
         start_work(s, e, a - A_WORK)
     elif a < A_PUSH:

@@ -161,6 +161,23 @@ ITEMS = np.array(
     dtype=np.int16,
 )
 
+# What a consumable does when a member uses it on member b (ITEM-1, RAISE-1); a kind whose
+# effect is USE_NONE cannot be used. Effects: heal dice x d6 up to the ceiling (HP-1); raise a
+# fallen member to 1 HP; +dice x d6 to the ceiling (and to HP); the XP the next level still
+# costs; mend the ready weapon's wear. Targets: a standing member; a fallen member who is not
+# the king and was raised fewer than MAX_RAISES times; a standing member with a weapon in hand.
+USE_NONE, USE_HEAL, USE_RAISE, USE_CEILING, USE_NEXT_LEVEL, USE_HONE = range(6)
+ON_STANDING, ON_FALLEN, ON_ARMED = range(3)
+MAX_RAISES = 3  # RAISE-1
+# columns of USES
+U_EFFECT, U_DICE, U_TARGET = range(3)
+USES = np.zeros((NUM_ITEMS, 3), dtype=np.int16)
+USES[MEDICINAL_ALE] = (USE_HEAL, 2, ON_STANDING)  # heal 2d6
+USES[LIGHT_OF_LIFE] = (USE_RAISE, 0, ON_FALLEN)  # stands at 1 HP (RAISE-1)
+USES[GEM_OF_STRENGTH] = (USE_CEILING, 1, ON_STANDING)  # +1d6 ceiling
+USES[MIND_SHARPENER] = (USE_NEXT_LEVEL, 0, ON_STANDING)  # +XP to reach the next level
+USES[HONING_STONE] = (USE_HONE, 0, ON_ARMED)  # restores the weapon in hand
+
 # Starting gear per class: (ready hand, off hand, armor, first pack item) (PARTY-3).
 START_GEAR = np.array(
     [

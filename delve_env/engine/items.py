@@ -1,0 +1,183 @@
+"""Handing, wearing and using items: select an item, then act on it (PARTY-4, RAISE-1, ITEM-1).
+
+An item is first selected (`sel_member`, `sel_slot`); the next action gives it to a member,
+uses it on a member, wears it or takes it off, or puts it back. Outside fights any member's
+item, worn or packed, fallen or standing, goes to any standing member with pack room; a
+standing member wears or uses what they carry. In a fight only a fallen member's things change
+hands, and only to the acting member, and only the acting member uses an item from their own
+pack; either is that member's turn. What each consumable does is data (`tables.USES`).
+"""
+
+from numba import njit
+
+from .params import P_TASK, TASK_EXPLORE
+from .party import (
+    drop_item,
+    equip_item,
+    free_pack_slot,
+    gain_xp,
+    give_item,
+    heal,
+    is_standing,
+    level_cost,
+    raise_member,
+    take_off,
+    wear_slot,
+)
+from .rng import roll
+from .state import DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
+from .tables import (
+    CAT_WEAPON,
+    FIGHT,
+    I_CAT,
+    ITEMS,
+    KING,
+    MAX_MEMBERS,
+    MAX_RAISES,
+    NUM_EQUIP,
+    ON_ARMED,
+    ON_FALLEN,
+    ON_STANDING,
+    READY,
+    U_DICE,
+    U_EFFECT,
+    U_TARGET,
+    USE_CEILING,
+    USE_HEAL,
+    USE_HONE,
+    USE_NEXT_LEVEL,
+    USE_NONE,
+    USE_RAISE,
+    USES,
+)
+
+
+@njit(cache=True)
+def acting_member(s, e):
+    """The member whose turn it is in a fight, or -1."""
+    return s.order[e, s.actor[e]] if s.mode[e] == FIGHT and s.actor[e] >= 0 else -1
+
+
+@njit(cache=True)
+def can_give(s, p, e, m, slot, b):
+    """PARTY-4: member m's item slot may go to member b (standing, with pack room). In a fight
+    only off a fallen member, to the acting member."""
+    if p[P_TASK] == TASK_EXPLORE or s.item[e, m, slot] == 0 or b == m:
+        return False
+    if not is_standing(s, e, b) or free_pack_slot(s, e, b) < 0:
+        return False
+    if s.mode[e] == FIGHT:
+        return s.hp[e, m] <= 0 and b == acting_member(s, e)
+    return True
+
+
+@njit(cache=True)
+def can_wear(s, p, e, m, slot):
+    """Outside fights a standing member wears a pack item that can be worn; worn gear comes
+    off into its wearer's pack (a fallen wearer's too) when there is room."""
+    kind = s.item[e, m, slot]
+    if p[P_TASK] == TASK_EXPLORE or kind == 0 or s.mode[e] == FIGHT or not s.in_party[e, m]:
+        return False
+    if slot < NUM_EQUIP:
+        return free_pack_slot(s, e, m) >= 0
+    return is_standing(s, e, m) and wear_slot(kind) >= 0
+
+
+@njit(cache=True)
+def is_use_target(s, e, kind, b):
+    """Member b is a target the consumable `kind` works on (tables.USES)."""
+    target = USES[kind, U_TARGET]
+    if target == ON_STANDING:
+        return is_standing(s, e, b)
+    if target == ON_FALLEN:  # RAISE-1: not the king, at most MAX_RAISES times
+        return (
+            s.in_party[e, b]
+            and s.hp[e, b] <= 0
+            and s.cls[e, b] != KING
+            and s.raised[e, b] < MAX_RAISES
+        )
+    if target == ON_ARMED:
+        return is_standing(s, e, b) and ITEMS[s.item[e, b, READY], I_CAT] == CAT_WEAPON
+    return False
+
+
+@njit(cache=True)
+def can_use(s, p, e, m, slot, b):
+    """A standing member uses a consumable from their pack on member b; in a fight only the
+    acting member (RAISE-1: any standing member, in or out of a fight)."""
+    kind = s.item[e, m, slot]
+    if p[P_TASK] == TASK_EXPLORE or slot < NUM_EQUIP or USES[kind, U_EFFECT] == USE_NONE:
+        return False
+    if not is_standing(s, e, m):
+        return False
+    if s.mode[e] == FIGHT and m != acting_member(s, e):
+        return False
+    return is_use_target(s, e, kind, b)
+
+
+@njit(cache=True)
+def can_select(s, p, e, m, slot):
+    """An item may be selected when something can be done with it."""
+    if s.item[e, m, slot] == 0:
+        return False
+    if can_wear(s, p, e, m, slot):
+        return True
+    for b in range(MAX_MEMBERS):
+        if can_give(s, p, e, m, slot, b) or can_use(s, p, e, m, slot, b):
+            return True
+    return False
+
+
+@njit(cache=True)
+def select_item(s, e, m, slot):
+    """Hold member m's item slot for the next action (no time passes)."""
+    s.sel_member[e] = m
+    s.sel_slot[e] = slot
+    s.dirty[e] |= DIRTY_SELECT
+
+
+@njit(cache=True)
+def let_go(s, e):
+    """No item is selected any more."""
+    s.sel_member[e] = -1
+    s.sel_slot[e] = -1
+    s.dirty[e] |= DIRTY_SELECT
+
+
+@njit(cache=True)
+def use_item(s, p, e, m, slot, b, rng):
+    """Member m uses the consumable in item slot `slot` on member b; it is used up."""
+    kind = s.item[e, m, slot]
+    effect, dice = USES[kind, U_EFFECT], USES[kind, U_DICE]
+    drop_item(s, e, m, slot)
+    if effect == USE_HEAL:
+        heal(s, e, b, roll(rng, e, dice))  # HP-1: stops at the ceiling
+    elif effect == USE_RAISE:
+        raise_member(s, e, b)
+    elif effect == USE_CEILING:
+        gain = roll(rng, e, dice)
+        s.ceiling[e, b] += gain
+        s.hp[e, b] += gain
+        s.dirty[e] |= DIRTY_PARTY
+    elif effect == USE_NEXT_LEVEL:
+        gain_xp(s, p, e, b, level_cost(p, s.level[e, b]) - s.xp[e, b], rng)
+    elif effect == USE_HONE:
+        s.item_wear[e, b, READY] = 0
+        s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
+
+
+@njit(cache=True)
+def act_on_selected(s, p, e, what, b, rng):
+    """Give (what 0), use (1) or wear / take off (2) the selected item, then let go of it.
+    Returns whether the act was a fight turn (a give or a use in a fight)."""
+    m, slot = s.sel_member[e], s.sel_slot[e]
+    let_go(s, e)
+    if what == 0:
+        give_item(s, e, m, slot, b)
+    elif what == 1:
+        use_item(s, p, e, m, slot, b, rng)
+    elif slot < NUM_EQUIP:
+        take_off(s, e, m, slot)
+    else:
+        equip_item(s, e, m, slot)
+    return s.mode[e] == FIGHT and what != 2
