@@ -20,9 +20,11 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.layout import PUZZLE_BEST
 from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
+from delve_env.engine.rewards import EVENT_WEIGHTS
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
 from delve_env.engine.tasks import (
     EXPLORE_TILE_REWARD,
+    MAP_HELD_REWARD,
     PLATE_CELL_REWARD,
     PLATE_LIT_REWARD,
     STAIR_PACE_REWARD,
@@ -84,6 +86,34 @@ def test_explore_shaping_pays_for_every_tile_seen_and_sparse_pays_nothing():
     assert new > 0 and reward == pytest.approx(EXPLORE_TILE_REWARD * new, abs=1e-6)
     _, reward, *_ = sparse.step(move)
     assert reward == 0.0
+
+
+def test_explore_shaping_pays_for_the_floors_map():
+    """Looting the floor's map (it opens the stair down, MAP-5) pays MAP_HELD_REWARD beside the
+    tiles and the stair it shows and the game's own shaped terms."""
+    env, _ = shaped("Delve-Explore-v0", floor=1)
+    env.reset(seed=4)
+    s = env.state
+    r = int(np.flatnonzero(s.room_map[0, 1])[0])
+    s.band_kind[0, 1, r, :] = -1
+    s.x[0], s.y[0] = s.room_rect[0, 1, r, 0], s.room_rect[0, 1, r, 1]
+    s.room_entered[0, 1, r] = True
+    env.engine.refresh(np.ones(1, dtype=bool))
+    sx, sy = (int(v) for v in s.stair_down[0, 1])
+
+    def stair():
+        if s.fog[0, 1, sy, sx] == 0:
+            return 0.0
+        paces = min(50, abs(int(s.x[0]) - sx) + abs(int(s.y[0]) - sy))
+        return STAIR_SEEN_REWARD + STAIR_PACE_REWARD * (50 - paces)
+
+    tiles, before = int(s.stat_tiles[0]), stair()
+    _, reward, *_ = env.step(A_LOOT)
+    assert s.maps_held[0] >> 1 & 1
+    events = sum(w for i, w in enumerate(EVENT_WEIGHTS) if s.events[0] >> i & 1)
+    tiles = EXPLORE_TILE_REWARD * (int(s.stat_tiles[0]) - tiles)
+    expected = MAP_HELD_REWARD + tiles + stair() - before + events
+    assert reward == pytest.approx(expected, abs=1e-6)
 
 
 def test_explore_shaping_pays_for_seeing_the_stair_down_then_for_each_pace_nearer():

@@ -28,14 +28,16 @@ TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
 
 # Shaped sub-task rewards (reward_mode="shaped" only): each sub-task's progress is a potential
 # whose change each step is added to the reward, so the best policy stays the same (Ng et al.
-# 1999). Explore: tiles seen, then, once the stair down is seen, paces closer to it (the tiles
-# are kept small beside the win: at 0.002 they paid as much as the stair, docs/LEARNING.md).
+# 1999). Explore: tiles seen, the floor's map held (it opens the stair down, MAP-5), and once
+# the stair down is seen, paces closer to it (the tiles are kept small beside the win: at 0.002
+# they paid as much as the stair, docs/LEARNING.md).
 # Wall: rings right in the best of the guesses shown. Plate: cells of the plate's making still
 # to push (taken back: one more), and the lit cells (a local signal: pushing where lights
 # go out is learned long before which cells undo the plate). Both locks: the worker's HP, so a
 # wound costs at once.
 # Combat needs none.
 EXPLORE_TILE_REWARD = 0.0005
+MAP_HELD_REWARD = 0.3
 STAIR_SEEN_REWARD = 0.2
 STAIR_PACE_REWARD = 0.004  # per pace (rows + columns) nearer the seen stair down, up to 50
 WORKER_HP_REWARD = 0.02
@@ -87,7 +89,8 @@ def task_potential(s, p, e):
         return 0.0
     f = int(p[P_TASK_FLOOR])
     if task == TASK_EXPLORE:
-        return EXPLORE_TILE_REWARD * s.stat_tiles[e] + stair_potential(s, e, f)
+        held = MAP_HELD_REWARD * ((s.maps_held[e] >> f) & 1)
+        return EXPLORE_TILE_REWARD * s.stat_tiles[e] + held + stair_potential(s, e, f)
     health = WORKER_HP_REWARD * s.hp[e, s.worker[e]]
     if s.vault_open[e, f]:
         done = 0.0 if s.vault_lock[e, f] != WALL_LOCK else WALL_RING_REWARD * WALL_RINGS
