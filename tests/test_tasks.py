@@ -1,5 +1,8 @@
 """Sub-tasks: slices of the same game with their own start and end (ENV.md, Entry points)."""
 
+import itertools
+import math
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -29,6 +32,7 @@ from delve_env.engine.tasks import (
     PLATE_LIT_REWARD,
     STAIR_PACE_REWARD,
     STAIR_SEEN_REWARD,
+    WALL_INFO_REWARD,
     WALL_RING_REWARD,
     WORKER_HP_REWARD,
 )
@@ -216,7 +220,17 @@ def test_plate_shaping_pays_for_each_light_put_out():
     assert reward == pytest.approx(PLATE_CELL_REWARD + 3 * PLATE_LIT_REWARD)
 
 
-def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess():
+def told(history, n=5):
+    """What the guesses shown tell: the share of log(combinations) they rule out (counted
+    here by brute force, apart from the engine's count)."""
+    agree = sum(
+        all(sum(a == b for a, b in zip(code, g)) == right for g, right in history)
+        for code in itertools.product(range(n), repeat=3)
+    )
+    return 1 - math.log(agree) / math.log(n**3)
+
+
+def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess_and_for_what_guesses_tell():
     env, _ = shaped("Delve-Vault-v0", lock="wall", floor=1)
     env.reset(seed=6)
     s = env.state
@@ -224,20 +238,47 @@ def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess():
     combo = [int(v) for v in s.wall_combo[0, 1]]
     wrong = [(c + 1) % 5 for c in combo]
     set_rings = int(s.wall_num_set[0, 1])  # a Rogue worker finds the first ring set
+    history = []
 
-    def guess(rings):  # the shaped reward less the worker's wounds
+    def guess(rings):  # the shaped reward less the worker's wounds and what the guess told
+        before = told(history)
         total = 0.0
         for ring in rings[set_rings:]:
             hp = int(s.hp[0, s.worker[0]])
             _, reward, terminated, *_ = env.step(A_RING + ring)
             total += reward + WORKER_HP_REWARD * (hp - int(s.hp[0, s.worker[0]]))
-        return total, terminated
+        history.append((rings, sum(a == b for a, b in zip(rings, combo))))
+        info = (1.0 if terminated else told(history)) - before
+        assert info >= 0
+        return total - WALL_INFO_REWARD * info, terminated
 
-    assert guess([combo[0], wrong[1], wrong[2]])[0] == pytest.approx(0.1)
-    assert guess([wrong[0], combo[1], wrong[2]])[0] == pytest.approx(0.0)  # not better
-    assert guess([combo[0], combo[1], wrong[2]])[0] == pytest.approx(0.1)
+    assert guess([combo[0], wrong[1], wrong[2]])[0] == pytest.approx(0.1, abs=1e-6)
+    assert guess([wrong[0], combo[1], wrong[2]])[0] == pytest.approx(0.0, abs=1e-6)  # not better
+    assert guess([combo[0], combo[1], wrong[2]])[0] == pytest.approx(0.1, abs=1e-6)
     total, terminated = guess(combo)
-    assert terminated and total == pytest.approx(1.0 + WALL_RING_REWARD)
+    assert terminated and total == pytest.approx(1.0 + WALL_RING_REWARD, abs=1e-6)
+
+
+def test_wall_shaping_pays_nothing_for_a_guess_that_tells_nothing_new():
+    """Repeating a guess rules nothing out: it pays no information (only its wound)."""
+    env, _ = shaped("Delve-Vault-v0", lock="wall", floor=1)
+    env.reset(seed=6)
+    s = env.state
+    s.hp[0, :] = s.ceiling[0, :] = 1000
+    s.cls[0, s.worker[0]] = 0  # a Hero: no ring preset
+    s.wall_num_set[0, 1] = 0
+    combo = [int(v) for v in s.wall_combo[0, 1]]
+    wrong = [(c + 1) % 5 for c in combo]
+    rewards = []
+    for _ in range(2):
+        total = 0.0
+        for ring in wrong:
+            hp = int(s.hp[0, s.worker[0]])
+            _, reward, *_ = env.step(A_RING + ring)
+            total += reward + WORKER_HP_REWARD * (hp - int(s.hp[0, s.worker[0]]))
+        rewards.append(total)
+    assert rewards[0] == pytest.approx(WALL_INFO_REWARD * told([(wrong, 0)]), abs=1e-6)  # 64 of 125 left
+    assert rewards[1] == pytest.approx(0.0, abs=1e-6)
 
 
 @pytest.mark.parametrize("seed", range(5))

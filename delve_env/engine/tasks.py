@@ -21,8 +21,8 @@ from .params import (
 )
 from .party import num_standing
 from .rng import randint
-from .tables import EV_LOST, EV_WON, EXPLORE, WALL_LOCK, WALL_RINGS
-from .vaults import best_guess, place_vault, plate_size, start_work
+from .tables import EV_LOST, EV_WON, EXPLORE, WALL_HISTORY, WALL_LOCK, WALL_RINGS
+from .vaults import best_guess, num_symbols, place_vault, plate_size, start_work
 
 TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
 
@@ -31,7 +31,9 @@ TASK_GOLD_PER_FLOOR = 100  # the vault task's purse: two hints' worth
 # 1999). Explore: tiles seen, the floor's map held (it opens the stair down, MAP-5), and once
 # the stair down is seen, paces closer to it (the tiles are kept small beside the win: at 0.002
 # they paid as much as the stair, docs/LEARNING.md).
-# Wall: rings right in the best of the guesses shown. Plate: cells of the plate's making still
+# Wall: rings right in the best of the guesses shown, and what the guesses shown tell (the
+# share of log(combinations) they rule out: a repeated or uninformative guess pays nothing).
+# Plate: cells of the plate's making still
 # to push (taken back: one more), and the lit cells (a local signal: pushing where lights
 # go out is learned long before which cells undo the plate). Both locks: the worker's HP, so a
 # wound costs at once.
@@ -42,6 +44,7 @@ STAIR_SEEN_REWARD = 0.2
 STAIR_PACE_REWARD = 0.004  # per pace (rows + columns) nearer the seen stair down, up to 50
 WORKER_HP_REWARD = 0.02
 WALL_RING_REWARD = 0.1
+WALL_INFO_REWARD = 0.5
 PLATE_CELL_REWARD = 0.1
 PLATE_LIT_REWARD = 0.05
 
@@ -81,6 +84,28 @@ def cells_to_push(s, e, f):
 
 
 @njit(cache=True)
+def wall_candidates(s, e, f):
+    """Combinations of floor f's wall that agree with every guess shown and its answer (the
+    right one always does)."""
+    n = num_symbols(f)
+    count = 0
+    for code in range(n**WALL_RINGS):
+        agrees = True
+        for h in range(WALL_HISTORY):
+            if s.wall_history[e, f, h, 0] < 0:
+                continue
+            right, rest = 0, code
+            for ring in range(WALL_RINGS):
+                right += rest % n == s.wall_history[e, f, h, ring]
+                rest //= n
+            if right != s.wall_history[e, f, h, WALL_RINGS]:
+                agrees = False
+                break
+        count += agrees
+    return count
+
+
+@njit(cache=True)
 def task_potential(s, p, e):
     """The shaped reward's potential of a sub-task's progress (0 for the game, combat, and
     sparse rewards)."""
@@ -93,12 +118,16 @@ def task_potential(s, p, e):
         return EXPLORE_TILE_REWARD * s.stat_tiles[e] + held + stair_potential(s, e, f)
     health = WORKER_HP_REWARD * s.hp[e, s.worker[e]]
     if s.vault_open[e, f]:
-        done = 0.0 if s.vault_lock[e, f] != WALL_LOCK else WALL_RING_REWARD * WALL_RINGS
+        done = 0.0
+        if s.vault_lock[e, f] == WALL_LOCK:
+            done = WALL_RING_REWARD * WALL_RINGS + WALL_INFO_REWARD
         return done + health
     if s.vault_lock[e, f] == WALL_LOCK:
         h = best_guess(s, e, f)
         right = 0 if h < 0 else int(s.wall_history[e, f, h, WALL_RINGS])
-        return WALL_RING_REWARD * right + health
+        n = num_symbols(f)
+        told = 1.0 - np.log(wall_candidates(s, e, f)) / np.log(n**WALL_RINGS)
+        return WALL_RING_REWARD * right + WALL_INFO_REWARD * told + health
     lit = PLATE_LIT_REWARD * np.count_nonzero(s.plate_lit[e, f])
     return -PLATE_CELL_REWARD * cells_to_push(s, e, f) - lit + health
 
