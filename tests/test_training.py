@@ -51,6 +51,22 @@ def test_eval_loads_the_model_and_reports_an_interval(quick_run, capsys):
     assert result["mean_length"] > 0
 
 
+def test_batched_evaluation_plays_the_same_games_as_the_single_env(quick_run):
+    """`delve eval` plays a model's episodes in the batched engine, slot i on seed + i: the
+    same games, step for step, as the single env reset with each seed."""
+    from sb3_contrib import MaskablePPO
+
+    from training.evaluate import make_env, model_policy, play, play_batched
+    from training.tasks import EVAL_SEED
+
+    _, out = quick_run
+    model = MaskablePPO.load(out / "model.zip", device="cpu")
+    config = {"task": "vault", "max_steps": 500, "reward_mode": "shaped", "lock": "plate",
+              "floor": 1}  # fmt: skip
+    single = play(make_env("Delve-Vault-v0", config), model_policy(model), 6, EVAL_SEED)
+    assert play_batched("Delve-Vault-v0", config, model, 6, EVAL_SEED) == pytest.approx(single)
+
+
 def test_eval_random_agent_on_combat(capsys):
     code = cli.main(["eval", "Delve-Combat-v0", "--agent", "random", "--episodes", "5"])
     assert code == 0

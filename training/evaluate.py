@@ -4,10 +4,12 @@ delve eval Delve-Vault-v0 runs/vault-plate-f1/model.zip --lock plate --floor 1 -
 delve eval Delve-Combat-v0 --agent random
 delve eval Delve-Easy-v0 --agent scripted --json
 
-Every episode plays one seed (--seed, --seed + 1, ...) in the single `DelveEnv`
-(`gym.make(TASK, **config)`) with float observations, the model's deterministic masked
-prediction (the mask from `info["action_mask"]`). Prints the win rate with its 95% Wilson
-interval, the mean return and the mean episode length.
+Every episode plays one seed (--seed, --seed + 1, ...) with float observations and the
+model's deterministic masked prediction. A model plays all its episodes at once, one per slot
+of the batched engine (slot i plays seed + i, the same game as `gym.make(TASK, **config)`
+reset with that seed: determinism holds in any slot), with one forward pass per step for all
+of them; the baselines play them one by one in the single env. Prints the win rate with its
+95% Wilson interval, the mean return and the mean episode length.
 """
 
 from __future__ import annotations
@@ -109,6 +111,42 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
     }
 
 
+def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL_SEED) -> dict:
+    """`play` for a MaskablePPO model, every episode in its own slot of one batched engine.
+
+    Returns the same summary as `play` (the same games: slot i plays seed + i).
+    """
+    from delve_env.sb3 import DelveSB3VecEnv
+
+    venv = DelveSB3VecEnv(episodes, seed=seed, **config)
+    obs = venv.reset()
+    done = np.zeros(episodes, dtype=bool)
+    won = np.zeros(episodes, dtype=bool)
+    returns = np.zeros(episodes)
+    lengths = np.zeros(episodes, dtype=np.int64)
+    while not done.all():
+        actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
+        obs, rewards, dones, infos = venv.step(actions)
+        playing = ~done
+        returns[playing] += rewards[playing]
+        lengths[playing] += 1
+        for e in np.flatnonzero(playing & dones):
+            won[e] = infos[e]["is_success"]
+        done |= dones
+    venv.close()
+    wins = int(won.sum())
+    low, high = wilson(wins, episodes)
+    return {
+        "episodes": episodes,
+        "wins": wins,
+        "win_rate": wins / episodes,
+        "win_low": low,
+        "win_high": high,
+        "mean_return": float(returns.mean()),
+        "mean_length": float(lengths.mean()),
+    }
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = task_parser(__doc__, prog)
     parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
@@ -144,12 +182,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if agent == "model":
         from sb3_contrib import MaskablePPO
 
-        policy = model_policy(MaskablePPO.load(args.model, device="cpu"))
-    elif agent == "random":
-        policy = random_policy(args.seed)
+        model = MaskablePPO.load(args.model, device="cpu")
+        result = play_batched(args.task, config, model, args.episodes, args.seed)
     else:
-        policy = scripted_policy()
-    result = play(make_env(args.task, config), policy, args.episodes, args.seed)
+        policy = random_policy(args.seed) if agent == "random" else scripted_policy()
+        result = play(make_env(args.task, config), policy, args.episodes, args.seed)
     result = {"task": args.task, "config": config, "agent": agent, "model": args.model,
               "seed": args.seed, **result}  # fmt: skip
     if args.json:
