@@ -67,6 +67,21 @@ def test_batched_evaluation_plays_the_same_games_as_the_single_env(quick_run):
     assert play_batched("Delve-Vault-v0", config, model, 6, EVAL_SEED) == pytest.approx(single)
 
 
+def test_stochastic_eval_samples_the_model_reproducibly(quick_run, capsys):
+    _, out = quick_run
+    results = []
+    for _ in range(2):
+        capsys.readouterr()
+        args = ["eval", *VAULT, str(out / "model.zip"), "--episodes", "4", "--stochastic"]
+        assert cli.main([*args, "--json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0] == results[1] and results[0]["stochastic"] is True
+    assert (
+        cli.main(["eval", *VAULT, str(out / "model.zip"), "--episodes", "2", "--stochastic"]) == 0
+    )
+    assert "(sampled actions)" in capsys.readouterr().out
+
+
 def test_eval_random_agent_on_combat(capsys):
     code = cli.main(["eval", "Delve-Combat-v0", "--agent", "random", "--episodes", "5"])
     assert code == 0
@@ -101,6 +116,7 @@ def test_wilson_interval_known_values():
     ("args", "message"),
     [
         (["train", "Delve-Nope-v0", "--quick"], "unknown task id 'Delve-Nope-v0'"),
+        (["eval", "Delve-Combat-v0", "--agent", "random", "--stochastic"], "--stochastic"),
         (["eval", "Delve-Nope-v0", "--agent", "random"], "registered ids"),
         (["train", "Delve-Vault-v0", "--floor", "13", "--quick"], "floor must be"),
         (["eval", "Delve-Combat-v0", "--floor", "0", "--agent", "random"], "floor must be"),

@@ -111,13 +111,18 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
     }
 
 
-def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL_SEED) -> dict:
+def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL_SEED,
+                 deterministic: bool = True) -> dict:  # fmt: skip
     """`play` for a MaskablePPO model, every episode in its own slot of one batched engine.
 
-    Returns the same summary as `play` (the same games: slot i plays seed + i).
+    Returns the same summary as `play` (the same games: slot i plays seed + i). With
+    `deterministic=False` the actions are sampled from the policy (torch seeded with `seed`).
     """
+    import torch
+
     from delve_env.sb3 import DelveSB3VecEnv
 
+    torch.manual_seed(seed)
     venv = DelveSB3VecEnv(episodes, seed=seed, **config)
     obs = venv.reset()
     done = np.zeros(episodes, dtype=bool)
@@ -125,7 +130,8 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
     returns = np.zeros(episodes)
     lengths = np.zeros(episodes, dtype=np.int64)
     while not done.all():
-        actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
+        actions, _ = model.predict(obs, action_masks=venv.action_masks(),
+                                   deterministic=deterministic)  # fmt: skip
         obs, rewards, dones, infos = venv.step(actions)
         playing = ~done
         returns[playing] += rewards[playing]
@@ -154,6 +160,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                         help="default: model when MODEL.zip is given")  # fmt: skip
     parser.add_argument("--episodes", type=int, default=200, help="default 200")
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help=f"first seed ({EVAL_SEED})")
+    parser.add_argument("--stochastic", action="store_true",
+                        help="sample the model's actions instead of taking the likeliest")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
@@ -167,6 +175,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error("give MODEL.zip or --agent random|scripted")
     if agent == "model" and not args.model:
         parser.error("--agent model needs MODEL.zip")
+    if args.stochastic and agent != "model":
+        parser.error(f"--stochastic samples a model's actions; --agent {agent} has no model")
     if agent != "model" and args.model:
         parser.error(f"MODEL.zip is for --agent model, not --agent {agent}")
     if agent == "scripted" and args.task in SUBTASKS:
@@ -183,12 +193,13 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         from sb3_contrib import MaskablePPO
 
         model = MaskablePPO.load(args.model, device="cpu")
-        result = play_batched(args.task, config, model, args.episodes, args.seed)
+        result = play_batched(args.task, config, model, args.episodes, args.seed,
+                              deterministic=not args.stochastic)  # fmt: skip
     else:
         policy = random_policy(args.seed) if agent == "random" else scripted_policy()
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)
     result = {"task": args.task, "config": config, "agent": agent, "model": args.model,
-              "seed": args.seed, **result}  # fmt: skip
+              "stochastic": args.stochastic, "seed": args.seed, **result}  # fmt: skip
     if args.json:
         print(json.dumps(result))
     else:
@@ -199,6 +210,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
 def format_result(r: dict) -> str:
     """The result as a few readable lines."""
     what = r["model"] if r["agent"] == "model" else f"{r['agent']} agent"
+    if r.get("stochastic"):
+        what += " (sampled actions)"
     config = ", ".join(f"{k}={v}" for k, v in r["config"].items())
     return (
         f"{r['task']} ({config}): {what}, {r['episodes']} episodes from seed {r['seed']}\n"
