@@ -7,28 +7,74 @@ import numpy as np
 from .engine.params import (
     DEFAULT_PARTY,
     DIFFICULTIES,
+    P_BAND_SECOND_KIND,
+    P_BAND_SIZE,
+    P_BAND_SIZE_PER_TIER,
     P_DEPTH,
+    P_GUARD_CHANCE,
     P_MAX_STEPS,
+    P_PAGES_PER_FLOOR,
     P_REWARD_SHAPED,
+    P_ROOM_GOLD_CHANCE,
+    P_ROOM_GOLD_DICE,
+    P_ROOM_ITEM_CHANCE,
     P_TASK,
     P_TASK_FLOOR,
     P_TASK_LOCK,
+    P_VAULT_CHANCE,
+    P_VAULT_GOLD_FACTOR,
+    P_VAULT_ITEMS,
+    P_VAULT_WALL_CHANCE,
+    P_WANDER_GOLD_DICE,
     make_params,
 )
-from .engine.tables import CLASS_NAMES, MAX_DEPTH, PLAYABLE
+from .engine.tables import (
+    CLASS_NAMES,
+    MAX_DEPTH,
+    MAX_FOES,
+    MAX_ROOMS,
+    PLAYABLE,
+    ROOM_ITEMS,
+    ROOM_PAGES,
+)
 
 REWARD_MODES = ("sparse", "shaped")
 RENDER_MODES = ("ansi", "rgb_array", "human")
 INVALID_ACTION_MODES = ("noop", "raise")
 TASKS = ("game", "vault", "explore", "combat")
 LOCKS = ("wall", "plate")
+
+# Tunable rule numbers a config may set (GAME.md *(tunable)*; None keeps the preset's value):
+# key -> (`P_*` index, kind, lowest, highest, what it is). A "chance" is a number in [low, high];
+# an "int" an integer in low..high (bounds keep the engine's int16 gold and fixed capacities safe).
+TUNABLES = {
+    "guard_chance": (P_GUARD_CHANCE, "chance", 0, 1, "chance a room holds a band (RUN-2)"),
+    "room_gold_chance": (P_ROOM_GOLD_CHANCE, "chance", 0, 1, "chance a room holds gold (LOOT-1)"),
+    "room_gold_dice": (P_ROOM_GOLD_DICE, "int", 0, 10, "a room's gold: this many d6 x floor"),
+    "room_item_chance": (P_ROOM_ITEM_CHANCE, "chance", 0, 1, "chance a room holds an item"),
+    "pages_per_floor": (P_PAGES_PER_FLOOR, "int", 0, MAX_ROOMS * ROOM_PAGES, "pages per floor"),
+    "band_size": (P_BAND_SIZE, "int", 1, MAX_FOES, "most monsters in a band of floors 1-3 (MON-1)"),
+    "band_size_per_tier": (P_BAND_SIZE_PER_TIER, "int", 0, MAX_FOES, "the most grows by this per tier"),
+    "band_second_kind": (P_BAND_SECOND_KIND, "chance", 0, 1, "chance a band has a second kind"),
+    "wander_gold_dice": (P_WANDER_GOLD_DICE, "int", 0, 10, "a wandering band's gold: d6s x floor"),
+    "vault_chance": (P_VAULT_CHANCE, "chance", 0, 1, "chance a floor has a vault (VAULT-1)"),
+    "vault_gold_factor": (P_VAULT_GOLD_FACTOR, "int", 0, 10, "room gold rolls a vault adds"),
+    "vault_items": (P_VAULT_ITEMS, "int", 0, ROOM_ITEMS, "items a vault adds from the next tier"),
+    "vault_wall_chance": (P_VAULT_WALL_CHANCE, "chance", 0, 1, "chance a vault lock is a wall"),
+}  # fmt: skip
+
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
-        "invalid_action", "task", "lock", "floor")  # fmt: skip
+        "invalid_action", "task", "lock", "floor", *TUNABLES)  # fmt: skip
 
 
 @dataclass(frozen=True)
 class Config:
-    """One validated configuration of the whole game (ENV.md, Entry points)."""
+    """One validated configuration of the whole game (ENV.md, Entry points).
+
+    The keys are the fields below (the README lists them). The last group are rule numbers
+    (`TUNABLES`: loot chances and gold rolls, band sizes, vault chance and loot): None keeps
+    the difficulty's value from `engine/params.py`; a value replaces it for the whole game.
+    """
 
     difficulty: str = "normal"
     depth: int | None = None  # None: the difficulty's depth (RUN-1)
@@ -40,6 +86,20 @@ class Config:
     task: str = "game"  # or a sub-task: "vault", "explore", "combat"
     lock: str = "wall"  # the vault task's lock
     floor: int = 1  # the sub-task's floor
+    # Tunables (TUNABLES; None: the difficulty's value, in params.py)
+    guard_chance: float | None = None
+    room_gold_chance: float | None = None
+    room_gold_dice: int | None = None
+    room_item_chance: float | None = None
+    pages_per_floor: int | None = None
+    band_size: int | None = None
+    band_size_per_tier: int | None = None
+    band_second_kind: float | None = None
+    wander_gold_dice: int | None = None
+    vault_chance: float | None = None
+    vault_gold_factor: int | None = None
+    vault_items: int | None = None
+    vault_wall_chance: float | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":
@@ -77,6 +137,8 @@ class Config:
             )
         for name in party:
             _choice("party", name, PLAYABLE)
+        for key, (_, kind, low, high, _) in TUNABLES.items():
+            _tunable(key, getattr(self, key), kind, low, high)
 
     def params(self) -> np.ndarray:
         """The engine's parameter vector for this config."""
@@ -86,6 +148,9 @@ class Config:
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
+        for key, (index, *_) in TUNABLES.items():
+            if getattr(self, key) is not None:
+                overrides[index] = getattr(self, key)
         if self.task != "game":  # the dungeon goes just deep enough for the task's floor
             depth = self.floor + 1 if self.task == "explore" else self.floor
             overrides.update({P_TASK: TASKS.index(self.task), P_TASK_FLOOR: self.floor,
@@ -95,11 +160,15 @@ class Config:
     def snapshot_dict(self) -> dict:
         """The config as a snapshot records it (JSON-able): every key but `render_mode` and
         `invalid_action`, which do not change the game; the party as a list, and `depth` as
-        the dungeon's actual depth (so `depth=None` and the depth it stands for compare equal)."""
+        the dungeon's actual depth (so `depth=None` and the depth it stands for compare equal);
+        likewise every tunable as the value the game is played with."""
         d = asdict(self)
         del d["render_mode"], d["invalid_action"]
         d["party"] = list(self.party)
-        d["depth"] = int(self.params()[P_DEPTH])
+        p = self.params()
+        d["depth"] = int(p[P_DEPTH])
+        for key, (index, kind, *_) in TUNABLES.items():
+            d[key] = int(p[index]) if kind == "int" else float(p[index])
         d["max_steps"], d["floor"] = int(self.max_steps), int(self.floor)
         return d
 
@@ -109,6 +178,24 @@ class Config:
 
 def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _tunable(key: str, value, kind: str, low: float, high: float) -> None:
+    """None (the preset's value), or an integer in low..high, or a chance: a number in
+    [low, high] (an int or float, not a bool, not NaN)."""
+    if value is None:
+        return
+    if kind == "int":
+        if not (_is_int(value) and low <= value <= high):
+            raise ValueError(f"{key} must be an integer in {low}..{high} (or None), got {value!r}")
+        return
+    is_number = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+    if not (is_number and low <= value <= high):  # NaN fails both comparisons
+        raise ValueError(
+            f"{key} must be a number in [{low}, {high}] (a chance; or None), got {value!r}"
+        )
 
 
 def _choice(key: str, value, allowed: tuple) -> None:

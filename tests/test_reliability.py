@@ -453,6 +453,20 @@ BAD_CONFIG = {
     "task": [("boss", "task must be one of")],
     "lock": [("door", "lock must be one of")],
     "floor": [(0, "floor must be an integer in 1..12"), (13, "floor must be an integer")],
+    # tunables (config.TUNABLES): chances in [0, 1], counts and dice integers in a range
+    "guard_chance": [(1.5, "guard_chance must be a number in [0, 1]"), (True, "number")],
+    "room_gold_chance": [(-0.1, "room_gold_chance must be a number in [0, 1]")],
+    "room_gold_dice": [(11, "room_gold_dice must be an integer in 0..10"), (2.0, "integer")],
+    "room_item_chance": [(float("nan"), "room_item_chance must be a number in [0, 1]")],
+    "pages_per_floor": [(-1, "pages_per_floor must be an integer in 0..16")],
+    "band_size": [(0, "band_size must be an integer in 1..6"), (7, "integer in 1..6")],
+    "band_size_per_tier": [(-1, "band_size_per_tier must be an integer in 0..6")],
+    "band_second_kind": [("0.3", "band_second_kind must be a number in [0, 1]")],
+    "wander_gold_dice": [(0.5, "wander_gold_dice must be an integer in 0..10")],
+    "vault_chance": [(2, "vault_chance must be a number in [0, 1]")],
+    "vault_gold_factor": [(-3, "vault_gold_factor must be an integer in 0..10")],
+    "vault_items": [(4, "vault_items must be an integer in 0..3")],
+    "vault_wall_chance": [([0.5], "vault_wall_chance must be a number in [0, 1]")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

@@ -340,6 +340,20 @@ def test_save_state_records_the_config():
         "task": "game",
         "lock": "wall",
         "floor": 1,
+        # the tunables, as the preset's values (None stands for them, like depth)
+        "guard_chance": 0.5,
+        "room_gold_chance": 0.6,
+        "room_gold_dice": 2,
+        "room_item_chance": 0.3,
+        "pages_per_floor": 2,
+        "band_size": 2,
+        "band_size_per_tier": 1,
+        "band_second_kind": 0.3,
+        "wander_gold_dice": 1,
+        "vault_chance": 0.5,
+        "vault_gold_factor": 3,
+        "vault_items": 2,
+        "vault_wall_chance": 0.5,
     }
     assert meta["running"] is True
 

@@ -277,7 +277,8 @@ def test_wall_shaping_pays_nothing_for_a_guess_that_tells_nothing_new():
             _, reward, *_ = env.step(A_RING + ring)
             total += reward + WORKER_HP_REWARD * (hp - int(s.hp[0, s.worker[0]]))
         rewards.append(total)
-    assert rewards[0] == pytest.approx(WALL_INFO_REWARD * told([(wrong, 0)]), abs=1e-6)  # 64 of 125 left
+    # 64 of 125 left
+    assert rewards[0] == pytest.approx(WALL_INFO_REWARD * told([(wrong, 0)]), abs=1e-6)
     assert rewards[1] == pytest.approx(0.0, abs=1e-6)
 
 

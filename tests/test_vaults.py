@@ -137,7 +137,7 @@ def game_scene(lock: int, seed: int = 0, f: int = 1, **config) -> tuple[DelveEnv
         if not s.room_map[0, f, r] and not (f == s.book_floor[0] and r == s.book_room[0])
     )
     g = np.array([seed_state(seed + 1000, GEN)], dtype=np.uint64)
-    place_vault(env.engine._compiled, 0, f, r, lock, g)
+    place_vault(env.engine._compiled, env.engine.params, 0, f, r, lock, g)
     s.band_kind[0, f, r] = -1
     s.band_hp[0, f, r] = 0
     s.floor[0], s.x[0], s.y[0] = f, s.room_rect[0, f, r, 0], s.room_rect[0, f, r, 1]

@@ -5,7 +5,7 @@ from numba import njit
 
 from .monsters import monster_hearts
 from .moving import land_in_hall
-from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK
+from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK, P_WANDER_GOLD_DICE
 from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
 from .quest import free_king
 from .rng import chance, randint, roll
@@ -234,7 +234,7 @@ def win_fight(s, p, e, rng):
         s.band_hp[e, f, room, :] = 0
         free_king(s, p, e, rng)
     else:
-        gold = roll(rng, e, 1) * f  # WANDER-3
+        gold = roll(rng, e, int(p[P_WANDER_GOLD_DICE])) * f  # WANDER-3
         s.gold[e] += gold
         s.stat_gold[e] += gold
         share_xp(s, p, e, gold, rng)

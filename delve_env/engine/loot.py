@@ -5,7 +5,13 @@ from numba import njit
 
 from .monsters import roll_band
 from .moving import remember
-from .params import P_GUARD_CHANCE, P_PAGES_PER_FLOOR
+from .params import (
+    P_GUARD_CHANCE,
+    P_PAGES_PER_FLOOR,
+    P_ROOM_GOLD_CHANCE,
+    P_ROOM_GOLD_DICE,
+    P_ROOM_ITEM_CHANCE,
+)
 from .party import free_pack_slot, is_standing, put_item, share_xp
 from .rng import chance, randint, roll
 from .tables import (
@@ -32,10 +38,12 @@ def stock_floor(s, p, e, f, g):
     """Roll every room's gold, items and guards, drop the pages and the map (generation RNG g)."""
     n = s.num_rooms[e, f]
     for r in range(n):
-        s.room_gold[e, f, r] = roll(g, 0, 2) * f if chance(g, 0, 0.6) else 0
+        s.room_gold[e, f, r] = 0
+        if chance(g, 0, p[P_ROOM_GOLD_CHANCE]):
+            s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f
         s.room_items[e, f, r, :] = 0
         s.room_pages[e, f, r, :] = -1
-        if chance(g, 0, 0.3):
+        if chance(g, 0, p[P_ROOM_ITEM_CHANCE]):
             s.room_items[e, f, r, 0] = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, 8)]
         if chance(g, 0, p[P_GUARD_CHANCE]):  # RUN-2: the book's and king's rooms too
             roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])

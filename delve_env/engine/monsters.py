@@ -2,7 +2,7 @@
 
 from numba import njit
 
-from .params import P_MONSTER_HEARTS
+from .params import P_BAND_SECOND_KIND, P_BAND_SIZE, P_BAND_SIZE_PER_TIER, P_MONSTER_HEARTS
 from .rng import chance, randint
 from .tables import KINDS_PER_TIER, M_HEARTS, MAX_FOES, MONSTERS, tier_of
 
@@ -17,14 +17,17 @@ def monster_hearts(p, kind):
 def roll_band(p, floor, extra, rng, e, kinds, hp):
     """Fill `kinds`/`hp` (length MAX_FOES) with a band of one or two kinds from the floor's tier.
 
-    A band has 1..(2 + tier) monsters, plus `extra` for rooms worth guarding well.
+    A band has 1..(band size + band size per tier x tier) monsters (1..2 + tier by default),
+    plus `extra` for rooms worth guarding well, at most MAX_FOES; a second kind joins with the
+    second-kind chance.
     """
     tier = tier_of(floor)
     first = tier * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
     second = first
-    if chance(rng, e, 0.3):
+    if chance(rng, e, p[P_BAND_SECOND_KIND]):
         second = tier * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
-    count = min(MAX_FOES, 1 + randint(rng, e, 2 + tier) + extra)
+    most = int(p[P_BAND_SIZE]) + int(p[P_BAND_SIZE_PER_TIER]) * tier
+    count = min(MAX_FOES, 1 + randint(rng, e, most) + extra)
     for k in range(MAX_FOES):
         if k < count:
             kind = first if k % 2 == 0 else second

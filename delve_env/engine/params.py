@@ -40,8 +40,18 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_TASK,  # TASK_GAME, or a sub-task (tasks.py)
     P_TASK_FLOOR,  # the sub-task's floor
     P_TASK_LOCK,  # the vault task's lock: 1 wall, 2 plate
+    P_ROOM_GOLD_CHANCE,  # LOOT-1 chance a room holds gold
+    P_ROOM_GOLD_DICE,  # LOOT-1 a room's gold: this many d6 x floor
+    P_ROOM_ITEM_CHANCE,  # LOOT-1 chance a room holds an item from its tier's table
+    P_BAND_SIZE,  # MON-1 the most monsters a band of floors 1-3 rolls
+    P_BAND_SIZE_PER_TIER,  # MON-1 the most grows by this per tier below (capped at MAX_FOES)
+    P_BAND_SECOND_KIND,  # MON-1 chance a band has a second kind
+    P_WANDER_GOLD_DICE,  # WANDER-3 a beaten wandering band's gold: this many d6 x floor
+    P_VAULT_GOLD_FACTOR,  # VAULT-1 a vault adds this many room gold rolls
+    P_VAULT_ITEMS,  # VAULT-1 items a vault adds from the next tier's table
+    P_VAULT_WALL_CHANCE,  # VAULT-1 chance a vault's lock is a tumbler wall (else a plate)
     NUM_PARAMS,
-) = range(31)
+) = range(41)
 
 TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
@@ -101,6 +111,16 @@ COMMON = {
     P_MAX_STEPS: 20000,
     P_VAULT_CHANCE: 0.5,
     P_TASK: TASK_GAME,
+    P_ROOM_GOLD_CHANCE: 0.6,
+    P_ROOM_GOLD_DICE: 2,
+    P_ROOM_ITEM_CHANCE: 0.3,
+    P_BAND_SIZE: 2,
+    P_BAND_SIZE_PER_TIER: 1,
+    P_BAND_SECOND_KIND: 0.3,
+    P_WANDER_GOLD_DICE: 1,
+    P_VAULT_GOLD_FACTOR: 3,
+    P_VAULT_ITEMS: 2,
+    P_VAULT_WALL_CHANCE: 0.5,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

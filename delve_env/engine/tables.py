@@ -204,9 +204,6 @@ ROOM_ITEM_TABLE = np.array(
     dtype=np.int16,
 )  # fmt: skip
 
-# Vault loot is drawn from the next tier's room table (VAULT-1).
-VAULT_ITEMS = 2
-VAULT_GOLD_FACTOR = 3
 
 # --- Monsters (MON-1) -------------------------------------------------------------------------
 MF_METAL_EATER, MF_ARMOR_EATER, MF_DRAINER, MF_XP_DRAINER = 1, 2, 4, 8

@@ -59,7 +59,7 @@ def setup_task(s, p, e, g):
         return
     r = randint(g, 0, s.num_rooms[e, f])
     if task == TASK_VAULT:  # a cleared vault room, its first member at the lock
-        place_vault(s, e, f, r, int(p[P_TASK_LOCK]), g)
+        place_vault(s, p, e, f, r, int(p[P_TASK_LOCK]), g)
         s.band_kind[e, f, r, :] = -1
         s.gold[e] = TASK_GOLD_PER_FLOOR * f
         arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])

@@ -7,7 +7,14 @@ who falls ends the work.
 
 from numba import njit
 
-from .params import P_VAULT_CHANCE, P_WALL_WOUND
+from .params import (
+    P_ROOM_GOLD_DICE,
+    P_VAULT_CHANCE,
+    P_VAULT_GOLD_FACTOR,
+    P_VAULT_ITEMS,
+    P_VAULT_WALL_CHANCE,
+    P_WALL_WOUND,
+)
 from .party import is_standing, wound
 from .rng import chance, randint, roll
 from .tables import (
@@ -20,8 +27,6 @@ from .tables import (
     ROGUE,
     ROOM_ITEM_TABLE,
     ROOM_ITEMS,
-    VAULT_GOLD_FACTOR,
-    VAULT_ITEMS,
     WALL,
     WALL_HISTORY,
     WALL_LOCK,
@@ -83,8 +88,9 @@ def make_plate(s, e, f, g):
 
 
 @njit(cache=True)
-def place_vault(s, e, f, r, lock, g):
-    """Room r of floor f becomes a vault with `lock`, and its loot grows (VAULT-1)."""
+def place_vault(s, p, e, f, r, lock, g):
+    """Room r of floor f becomes a vault with `lock`, and its loot grows (VAULT-1): the vault
+    gold factor times a room gold roll, and the vault items from the next tier's table."""
     s.vault_room[e, f] = r
     s.vault_lock[e, f] = lock
     s.plate_hint[e, f] = -1
@@ -92,9 +98,9 @@ def place_vault(s, e, f, r, lock, g):
         make_wall(s, e, f, g)
     else:
         make_plate(s, e, f, g)
-    s.room_gold[e, f, r] += VAULT_GOLD_FACTOR * roll(g, 0, 2) * f
+    s.room_gold[e, f, r] += int(p[P_VAULT_GOLD_FACTOR]) * roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f
     tier = min(3, tier_of(f) + 1)
-    for i in range(min(VAULT_ITEMS, ROOM_ITEMS)):
+    for i in range(min(int(p[P_VAULT_ITEMS]), ROOM_ITEMS)):
         s.room_items[e, f, r, i] = ROOM_ITEM_TABLE[tier, randint(g, 0, ROOM_ITEM_TABLE.shape[1])]
 
 
@@ -110,7 +116,8 @@ def stock_vault(s, p, e, f, g):
     is_king = f == s.floor_visited.shape[1] - 1 and r == s.king_room[e]
     if s.room_map[e, f, r] or is_book or is_king:
         return
-    place_vault(s, e, f, r, WALL_LOCK if chance(g, 0, 0.5) else PLATE_LOCK, g)
+    lock = WALL_LOCK if chance(g, 0, p[P_VAULT_WALL_CHANCE]) else PLATE_LOCK
+    place_vault(s, p, e, f, r, lock, g)
 
 
 @njit(cache=True)
