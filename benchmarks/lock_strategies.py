@@ -22,18 +22,11 @@ import numpy as np
 
 import delve_env  # noqa: F401  (registers the ids)
 from agents.random_legal import RandomLegalAgent
+from agents.vault_oracles import apply_push, wall_answer
 from delve_env.engine.actions import A_HINT, A_PUSH, A_RING
 from delve_env.engine.tables import WALL_RINGS
 from delve_env.engine.vaults import num_symbols, plate_size
 from training.evaluate import EVAL_SEED, wilson
-
-
-def lights_after(lit: np.ndarray, r: int, c: int) -> int:
-    out = lit.copy()
-    for dr, dc in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= r + dr < len(lit) and 0 <= c + dc < len(lit):
-            out[r + dr, c + dc] ^= True
-    return int(out.sum())
 
 
 def plate_policy(hints: bool):
@@ -44,7 +37,7 @@ def plate_policy(hints: bool):
         if hints and env.action_masks()[A_HINT]:
             return A_HINT
         lit, pushed = s.plate_lit[0, f, :n, :n], s.plate_pushed[0, f, :n, :n]
-        scores = [lights_after(lit, r, c) + 100 * pushed[r, c] + 0.1 * rng.random()
+        scores = [apply_push(lit, r, c).sum() + 100 * pushed[r, c] + 0.1 * rng.random()
                   for r in range(n) for c in range(n)]  # fmt: skip
         return A_PUSH + int(np.argmin(scores))
 
@@ -66,7 +59,7 @@ def wall_policy(consistent: bool):
         if consistent:
             codes = [c for c in itertools.product(range(n), repeat=WALL_RINGS)
                      if list(c[:known]) == preset and all(
-                         sum(a == b for a, b in zip(c, g)) == right for g, right in history)]  # fmt: skip
+                         wall_answer(c, g) == right for g, right in history)]  # fmt: skip
             return list(codes[rng.integers(len(codes))])
         if not history:
             return preset + [int(v) for v in rng.integers(n, size=WALL_RINGS - known)]

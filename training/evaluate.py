@@ -99,6 +99,12 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
         wins += bool(info["episode_stats"]["won"])
         returns.append(total)
         lengths.append(steps)
+    return summarize(wins, returns, lengths)
+
+
+def summarize(wins: int, returns, lengths) -> dict:
+    """episodes, wins, win_rate, win_low, win_high (95% Wilson), mean_return, mean_length."""
+    episodes = len(returns)
     low, high = wilson(wins, episodes)
     return {
         "episodes": episodes,
@@ -106,8 +112,8 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
         "win_rate": wins / episodes if episodes else 0.0,
         "win_low": low,
         "win_high": high,
-        "mean_return": float(np.mean(returns)) if returns else 0.0,
-        "mean_length": float(np.mean(lengths)) if lengths else 0.0,
+        "mean_return": float(np.mean(returns)) if episodes else 0.0,
+        "mean_length": float(np.mean(lengths)) if episodes else 0.0,
     }
 
 
@@ -140,17 +146,7 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
             won[e] = infos[e]["is_success"]
         done |= dones
     venv.close()
-    wins = int(won.sum())
-    low, high = wilson(wins, episodes)
-    return {
-        "episodes": episodes,
-        "wins": wins,
-        "win_rate": wins / episodes,
-        "win_low": low,
-        "win_high": high,
-        "mean_return": float(returns.mean()),
-        "mean_length": float(lengths.mean()),
-    }
+    return summarize(int(won.sum()), returns, lengths)
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
