@@ -36,7 +36,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(151)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(192)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -58,7 +58,17 @@ class DelveEnv(gym.Env):
     | 97-112 | wall ring = k (sets the next ring of the tumbler wall) |
     | 113-148 | push plate cell i |
     | 149 | buy a plate hint |
-    | 150 | leave the lock |
+    | 150 | leave (the lock, the store or the statue) |
+    | 151-155 | member m opens the room's chest (CHEST-1) |
+    | 156-160 | member m bathes in the room's Bath of Fates (BATH-1) |
+    | 161 | practice bout at the courtyard's training ground (COURT-2) |
+    | 162 | enter the store here (STORE-1) |
+    | 163-178 | buy store line k (163: ten rations, STORE-2) |
+    | 179 | sell the selected item (STORE-2) |
+    | 180 | repair the selected item (STORE-2) |
+    | 181 | step up to the room's living statue (STATUE-1) |
+    | 182-186 | bid q quarters of the statue's price to name the selected item (STATUE-1) |
+    | 187-191 | the statue mends member b's wounds (STATUE-2) |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
@@ -74,7 +84,7 @@ class DelveEnv(gym.Env):
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 21), `status` (32), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
+    view), `party` (5 x 22), `status` (37), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

@@ -6,7 +6,15 @@ member b (`A_USE`), wear it or take it off (`A_WEAR`), or put it back (`A_CANCEL
 item is selected only those follow-ups are offered; selecting costs no time.
 """
 
-from .tables import MAX_FOES, MAX_MEMBERS, MAX_PLATE, MAX_SYMBOLS, NUM_EQUIP, NUM_ITEM_SLOTS
+from .tables import (
+    MAX_FOES,
+    MAX_MEMBERS,
+    MAX_PLATE,
+    MAX_STOCK,
+    MAX_SYMBOLS,
+    NUM_EQUIP,
+    NUM_ITEM_SLOTS,
+)
 
 DIRECTIONS = ("north", "east", "south", "west")
 WORN_NAMES = ("ready hand", "off hand", "armor")
@@ -29,8 +37,19 @@ A_WORK = A_CANCEL + 1  # 5: member m works the vault's lock
 A_RING = A_WORK + MAX_MEMBERS  # 16: set the next wall ring to symbol k
 A_PUSH = A_RING + MAX_SYMBOLS  # 36: push plate cell i (row-major)
 A_HINT = A_PUSH + MAX_PLATE * MAX_PLATE
-A_LEAVE = A_HINT + 1  # stop working the lock
-NUM_ACTIONS = A_LEAVE + 1
+A_LEAVE = A_HINT + 1  # stop working the lock, leave the store or the statue
+A_OPEN = A_LEAVE + 1  # 5: member m opens the room's chest (CHEST-1)
+A_BATHE = A_OPEN + MAX_MEMBERS  # 5: member m bathes in the room's Bath of Fates (BATH-1)
+A_TRAIN = A_BATHE + MAX_MEMBERS  # a practice bout at the courtyard's training ground (COURT-2)
+A_SHOP = A_TRAIN + 1  # enter the store here (STORE-1)
+A_BUY = A_SHOP + 1  # 16: buy store line k (line 0: ten rations, STORE-2)
+A_SELL = A_BUY + MAX_STOCK  # sell the selected item to the store (STORE-2)
+A_REPAIR = A_SELL + 1  # have the store repair the selected item (STORE-2)
+A_STATUE = A_REPAIR + 1  # step up to the room's living statue (STATUE-1)
+NUM_BIDS = 5  # STATUE-1: 0, 1/4, 1/2, 3/4 or all of the posted price
+A_BID = A_STATUE + 1  # 5: bid q quarters of the price to have the selected item named
+A_MEND = A_BID + NUM_BIDS  # 5: the statue mends member b's wounds for gold (STATUE-2)
+NUM_ACTIONS = A_MEND + MAX_MEMBERS
 
 
 def select_action(m: int, slot: int) -> int:
@@ -50,7 +69,11 @@ def action_name(i: int) -> str:
     if i < A_WAIT:
         return f"move {DIRECTIONS[i - A_MOVE]}"
     fixed = {A_WAIT: "wait", A_SEARCH: "search", A_STAIRS: "take the stairs", A_LOOT: "loot room",
-             A_RUN: "run away", A_HINT: "buy a plate hint", A_LEAVE: "leave the lock",
+             A_RUN: "run away", A_HINT: "buy a plate hint",
+             A_LEAVE: "leave (the lock, the store or the statue)",
+             A_TRAIN: "practice bout at the training ground", A_SHOP: "enter the store",
+             A_SELL: "sell the selected item", A_REPAIR: "repair the selected item",
+             A_STATUE: "step up to the living statue",
              A_WEAR: "wear or take off the selected item",
              A_CANCEL: "put the selected item back"}  # fmt: skip
     if i in fixed:
@@ -73,7 +96,19 @@ def action_name(i: int) -> str:
         return f"member {i - A_WORK + 1} works the vault lock"
     if i < A_PUSH:
         return f"wall ring = {i - A_RING}"
-    return f"push plate cell {i - A_PUSH}"
+    if i < A_HINT:
+        return f"push plate cell {i - A_PUSH}"
+    if i < A_BATHE:
+        return f"member {i - A_OPEN + 1} opens the chest"
+    if i < A_TRAIN:
+        return f"member {i - A_BATHE + 1} bathes in the Bath of Fates"
+    if i < A_SELL:
+        return "buy rations (ten)" if i == A_BUY else f"buy store line {i - A_BUY}"
+    if i < A_MEND:
+        q = i - A_BID
+        bid = ("nothing", "a quarter", "half", "three quarters", "all")[q]
+        return f"bid {bid} of the statue's price to name the selected item"
+    return f"the statue mends member {i - A_MEND + 1}'s wounds"
 
 
 ACTION_NAMES = tuple(action_name(i) for i in range(NUM_ACTIONS))

@@ -114,6 +114,7 @@ PARTY_ACTING = PARTY.add("acting", 1, "this member acts now (ROUND-1)")
 PARTY_DAMAGE = PARTY.add("damage", CAP, "mean damage of the ready weapon, in half points")
 PARTY_ARMOR = PARTY.add("armor", CAP, "shield + armor AV left (DMG-1)")
 PARTY_ATTACK = PARTY.add("attack", CAP, "attack bonus")
+PARTY_BATHED = PARTY.add("bathed", 1, "bathed in this room's Bath of Fates (BATH-1)")
 
 # --- status: the run ---------------------------------------------------------------------------
 STATUS = Key("status", (), "the run: mode, floor, purse, clock, quest, where the party stands")
@@ -146,6 +147,13 @@ STATUS_SEL_MEMBER = STATUS.add(
 STATUS_SEL_SLOT = STATUS.add(
     "selected slot", NUM_ITEM_SLOTS, "the selected item slot + 1 (1-3 worn, 4-11 pack), 0 none"
 )
+STATUS_WARD_FOUL = STATUS.add("ward foul", 1, "the WARD slot holds the foul lantern (bad)")
+STATUS_FEATURE = STATUS.add(
+    "room holds", 3, "the party's room holds 0 nothing, 1 a store, 2 a living statue, 3 a bath"
+)
+STATUS_CHEST = STATUS.add("chest", 2, "the party's room holds 1 a shut chest, 2 an open one")
+STATUS_STATUE_PRICE = STATUS.add("statue price", CAP, "the statue's posted price in fives")
+STATUS_PRACTICE = STATUS.add("practice", 1, "the fight is a practice bout (COURT-2)")
 
 # --- fight: one row per foe, then the fight ----------------------------------------------------
 FOE = Key("foe", (MAX_FOES,))

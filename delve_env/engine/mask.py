@@ -4,6 +4,8 @@ from numba import njit
 
 from .actions import (
     A_ATTACK,
+    A_BATHE,
+    A_BID,
     A_CANCEL,
     A_GIVE,
     A_HINT,
@@ -11,18 +13,28 @@ from .actions import (
     A_LOOT,
     A_LUCK,
     A_MOVE,
+    A_OPEN,
     A_PUSH,
+    A_REPAIR,
     A_RING,
     A_RUN,
     A_SEARCH,
     A_SELECT,
+    A_SELL,
+    A_SHOP,
     A_STAIRS,
+    A_STATUE,
     A_SWAP,
+    A_TRAIN,
     A_USE,
     A_WAIT,
     A_WEAR,
     A_WORK,
+    NUM_BIDS,
 )
+from .baths import can_bathe
+from .chests import can_open
+from .court import can_train
 from .fights import is_foe_alive
 from .items import can_give, can_select, can_use, can_wear
 from .loot import has_loot
@@ -30,6 +42,8 @@ from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import is_standing
 from .state import DIRTY_ALL, DIRTY_PACK, DIRTY_SELECT
+from .statues import can_approach_statue, can_bid, mask_statue
+from .stores import can_repair, can_sell, can_shop, mask_store
 from .tables import (
     EXPLORE,
     FIGHT,
@@ -39,6 +53,8 @@ from .tables import (
     PLATE,
     STAIR_DOWN,
     STAIR_UP,
+    STATUE,
+    STORE,
     WALL,
 )
 from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
@@ -66,22 +82,43 @@ def mask_ground(s, p, e, mask):
         vault = r >= 0 and is_locked_vault(s, e, f, r)  # VAULT-1: any standing member
         for m in range(MAX_MEMBERS):
             mask[A_WORK + m] = vault and is_standing(s, e, m)
-    else:  # COURT-1: the courtyard's choices are its stair (and the order, the packs)
+            mask[A_OPEN + m] = can_open(s, p, e, m)  # CHEST-1
+            mask[A_BATHE + m] = can_bathe(s, p, e, m)  # BATH-1
+        mask[A_STATUE] = can_approach_statue(s, p, e)  # STATUE-1
+    else:  # COURT-1: the courtyard's choices are its stair, store and training ground
         for a in range(A_MOVE, A_LOOT + 1):
             mask[a] = a == A_STAIRS
-        mask[A_WORK : A_WORK + MAX_MEMBERS] = False
+        for m in range(MAX_MEMBERS):
+            mask[A_WORK + m] = mask[A_OPEN + m] = mask[A_BATHE + m] = False
+        mask[A_STATUE] = False
+    mask[A_SHOP] = can_shop(s, p, e)  # STORE-1
+    mask[A_TRAIN] = can_train(s, p, e)  # COURT-2
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
 
 
 @njit(cache=True)
+def is_selectable(s, p, e, m, slot):
+    """An item slot may be selected when one of its follow-ups is legal: give, wear, take off
+    or use it (`items.can_select`), sell or repair it in a store, bid on it at a statue."""
+    if can_select(s, p, e, m, slot):
+        return True
+    if can_sell(s, p, e, m, slot) or can_repair(s, p, e, m, slot):
+        return True
+    for q in range(NUM_BIDS):
+        if can_bid(s, p, e, m, slot, q):
+            return True
+    return False
+
+
+@njit(cache=True)
 def mask_items(s, p, e, mask):
-    """PARTY-4, ITEM-1: every item slot that can be selected, because it can be given, worn,
-    taken off or used (`items.can_select`). Outside fights this depends only on the packs and
-    who stands (DIRTY_PACK). The explore sub-task's packs stay as they are (docs/RULES.md)."""
+    """PARTY-4, ITEM-1: every item slot that can be selected (`is_selectable`). Exploring,
+    this depends only on the packs and who stands (DIRTY_PACK). The explore sub-task's packs
+    stay as they are (docs/RULES.md)."""
     for m in range(MAX_MEMBERS):
         for slot in range(NUM_ITEM_SLOTS):
-            mask[A_SELECT + m * NUM_ITEM_SLOTS + slot] = can_select(s, p, e, m, slot)
+            mask[A_SELECT + m * NUM_ITEM_SLOTS + slot] = is_selectable(s, p, e, m, slot)
 
 
 @njit(cache=True)
@@ -93,6 +130,10 @@ def mask_selected(s, p, e, mask):
         mask[A_GIVE + b] = can_give(s, p, e, m, slot, b)
         mask[A_USE + b] = can_use(s, p, e, m, slot, b)
     mask[A_WEAR] = can_wear(s, p, e, m, slot)
+    mask[A_SELL] = can_sell(s, p, e, m, slot)  # STORE-2
+    mask[A_REPAIR] = can_repair(s, p, e, m, slot)
+    for q in range(NUM_BIDS):  # STATUE-1
+        mask[A_BID + q] = can_bid(s, p, e, m, slot, q)
     mask[A_CANCEL] = True
 
 
@@ -154,3 +195,7 @@ def legal_mask(s, p, e, mask, full):
         mask_fight(s, p, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:
         mask_lock(s, p, e, mask)
+    elif s.mode[e] == STORE:
+        mask_store(s, p, e, mask)
+    elif s.mode[e] == STATUE:
+        mask_statue(s, p, e, mask)

@@ -73,6 +73,7 @@ from .layout import (
     STATUS_COURTYARD,
     STATUS_DEEPEST_MAP,
     STATUS_DEPTH,
+    STATUS_FEATURE,
     STATUS_FLOOR,
     STATUS_GOLD,
     STATUS_HOURS,
@@ -91,6 +92,7 @@ from .layout import (
     STATUS_SEL_SLOT,
     STATUS_STAIR_OPEN,
 )
+from .features import feature_here
 from .loot import has_loot
 from .moving import is_stair_open
 from .params import P_MEAL_PACES
@@ -274,6 +276,7 @@ def observe_status(s, p, e, out):
     out[STATUS_COURTYARD] = 1 if f == 0 else 0
     out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
     out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
+    out[STATUS_FEATURE] = feature_here(s, e)
 
 
 @njit(cache=True)

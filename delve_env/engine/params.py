@@ -50,8 +50,25 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_VAULT_GOLD_FACTOR,  # VAULT-1 a vault adds this many room gold rolls
     P_VAULT_ITEMS,  # VAULT-1 items a vault adds from the next tier's table
     P_VAULT_WALL_CHANCE,  # VAULT-1 chance a vault's lock is a tumbler wall (else a plate)
+    P_LANTERN_PACES,  # EFFECT-1 paces a lit lantern's WARD lasts
+    P_SCROLL_PACES,  # EFFECT-1 paces a read ESP, SATED or LIGHT scroll lasts
+    P_STATUE_CHANCE,  # STATUE-1 chance a floor has a living statue
+    P_STATUE_PRICE,  # STATUE-1 posted price P = this x floor
+    P_CHEST_CHANCE,  # CHEST-1 chance an ordinary room holds a chest
+    P_MAP_CHEST,  # CHEST-1 chance the floor map's room holds a chest ("often in one")
+    P_CHEST_TRAP,  # CHEST-1 chance a chest is trapped, floor 0
+    P_CHEST_TRAP_PER_FLOOR,  # CHEST-1 ... plus this per floor
+    P_BATH_CHANCE,  # BATH-1 chance a floor has a Bath of Fates
+    P_BATH_LEVEL,  # BATH-1 outcome weights: a level's worth of XP
+    P_BATH_CEILING_UP,  # +1d6 ceiling
+    P_BATH_CEILING_DOWN,  # -1d3 ceiling
+    P_BATH_XP_LOSS,  # lose 1d6 x 10 XP
+    P_BATH_HEAL,  # full heal
+    P_BATH_NOTHING,  # nothing
+    P_PRACTICE_XP,  # COURT-2 share of a real fight's XP a practice bout gives
+    P_PRACTICE_MAX_LEVEL,  # COURT-2 only members below this level gain it
     NUM_PARAMS,
-) = range(41)
+) = range(58)
 
 TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
@@ -121,6 +138,23 @@ COMMON = {
     P_VAULT_GOLD_FACTOR: 3,
     P_VAULT_ITEMS: 2,
     P_VAULT_WALL_CHANCE: 0.5,
+    P_LANTERN_PACES: 600,
+    P_SCROLL_PACES: 240,
+    P_STATUE_CHANCE: 0.3,
+    P_STATUE_PRICE: 25,
+    P_CHEST_CHANCE: 0.25,
+    P_MAP_CHEST: 0.5,
+    P_CHEST_TRAP: 0.3,
+    P_CHEST_TRAP_PER_FLOOR: 0.02,
+    P_BATH_CHANCE: 0.25,
+    P_BATH_LEVEL: 1,
+    P_BATH_CEILING_UP: 2,
+    P_BATH_CEILING_DOWN: 2,
+    P_BATH_XP_LOSS: 2,
+    P_BATH_HEAL: 2,
+    P_BATH_NOTHING: 3,
+    P_PRACTICE_XP: 0.25,
+    P_PRACTICE_MAX_LEVEL: 3,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

@@ -14,6 +14,7 @@ from .tables import (
     MAX_MEMBERS,
     MAX_PLATE,
     MAX_ROOMS,
+    NUM_EFFECTS,
     NUM_ITEM_SLOTS,
     NUM_SPELLS,
     ROOM_ITEMS,
@@ -44,6 +45,10 @@ FIELDS = {
     "pages_held": ((NUM_SPELLS,), np.int8),  # pages found before the book (PAGE-1)
     "book_pages": ((NUM_SPELLS,), np.int8),  # pages in the book
     "floor_visited": (("F",), np.bool_),  # floors reached so far (LUCK-1 sessions)
+    "effects": ((NUM_EFFECTS,), np.int16),  # paces left of WARD, ESP, SATED, LIGHT (EFFECT-1)
+    "ward_foul": ((), np.bool_),  # the WARD slot holds the foul lantern (2x, WANDER-2)
+    "known_kinds": ((), np.int32),  # bit k set = item kind k is known (ITEM-2)
+    "practice": ((), np.bool_),  # the fight is a practice bout (COURT-2)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),
     "king_room": ((), np.int8),  # on floor depth
@@ -81,6 +86,11 @@ FIELDS = {
     "room_items": (("F", MAX_ROOMS, ROOM_ITEMS), np.int8),
     "room_pages": (("F", MAX_ROOMS, ROOM_PAGES), np.int8),  # spell id, -1 none
     "room_map": (("F", MAX_ROOMS), np.bool_),  # the floor map lies here (MAP-5)
+    "room_chest": (("F", MAX_ROOMS), np.int8),  # tables.CHEST_NONE .. CHEST_OPEN (CHEST-1)
+    "room_feature": (("F", MAX_ROOMS), np.int8),  # tables.FEAT_*: store, statue, bath
+    "statue_price": (("F",), np.int16),  # the floor's statue's posted price P (STATUE-1)
+    "statue_threshold": (("F",), np.int16),  # its secret threshold T in [P/4, P]
+    "bathed": (("F", MAX_MEMBERS), np.bool_),  # member bathed in the floor's bath (BATH-1)
     "band_kind": (("F", MAX_ROOMS, MAX_FOES), np.int8),  # guarding band, -1 none
     "band_hp": (("F", MAX_ROOMS, MAX_FOES), np.int16),
     "vault_room": (("F",), np.int8),  # the floor's vault room, -1 none (VAULT-1)
@@ -106,6 +116,7 @@ FIELDS = {
     "actor": ((), np.int8),  # marching position whose turn it is (ROUND-1)
     "fight_round": ((), np.int16),
     "worker": ((), np.int8),  # the member working a vault lock
+    "goodwill": ((), np.bool_),  # a goodwill scroll was read in this fight (BRIBE-3)
     # --- per-step output and episode statistics ---
     "dirty": ((), np.uint8),  # DIRTY_* bits: parts of the observation to rewrite
     "events": ((), np.int32),  # EV_* bits raised by the last step
@@ -122,6 +133,13 @@ FIELDS = {
     "stat_vault_wounds": ((), np.int16),  # HP lost working locks
     "stat_hint_gold": ((), np.int32),  # gold paid for plate hints
     "stat_tiles": ((), np.int32),  # tiles seen (MAP-4), all floors
+    "stat_chests": ((), np.int16),  # chests opened (CHEST-1)
+    "stat_traps": ((), np.int16),  # chest traps sprung
+    "stat_bought": ((), np.int16),  # store purchases (STORE-1..2)
+    "stat_sold": ((), np.int16),  # items sold
+    "stat_bids": ((), np.int16),  # statue bids (STATUE-1)
+    "stat_baths": ((), np.int16),  # baths taken (BATH-1)
+    "stat_bouts": ((), np.int16),  # practice bouts (COURT-2)
 }
 
 State = namedtuple("State", list(FIELDS))

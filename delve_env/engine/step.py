@@ -8,24 +8,39 @@ from numba import njit
 
 from .actions import (
     A_ATTACK,
+    A_BATHE,
+    A_BID,
+    A_BUY,
     A_CANCEL,
     A_GIVE,
     A_HINT,
+    A_LEAVE,
     A_LOOT,
     A_LUCK,
+    A_MEND,
     A_MOVE,
+    A_OPEN,
     A_PUSH,
+    A_REPAIR,
     A_RING,
     A_RUN,
     A_SEARCH,
     A_SELECT,
+    A_SELL,
+    A_SHOP,
     A_STAIRS,
+    A_STATUE,
     A_SWAP,
+    A_TRAIN,
     A_USE,
     A_WAIT,
     A_WEAR,
     A_WORK,
 )
+from .baths import bathe
+from .chests import open_chest, stock_chests
+from .court import start_practice
+from .features import place_features
 from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
 from .food import pass_pace
@@ -47,6 +62,8 @@ from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
 from .state import DIRTY_ALL
+from .statues import approach_statue, bid, mend
+from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
 from .tables import EXPLORE, NUM_ITEM_SLOTS, ROOM
 from .tasks import setup_task, task_potential, update_task
@@ -79,6 +96,8 @@ def reset_slot(s, p, e, seed, party):
     for f in range(1, depth + 1):
         stock_floor(s, p, e, f, g)
         stock_vault(s, p, e, f, g)
+        place_features(s, p, e, f, g)
+        stock_chests(s, p, e, f, g)
     for m in range(len(party)):
         add_member(s, e, m, party[m], s.rng)
     s.gold[e] = START_PURSE * int(p[P_PURSE_FACTOR]) * len(party)
@@ -140,8 +159,28 @@ def act(s, p, e, a, rng):
         push_plate(s, e, a - A_PUSH, rng)
     elif a == A_HINT:
         buy_hint(s, e)
+    elif a == A_LEAVE:
+        s.mode[e] = EXPLORE  # leave the lock (what was learned stays), the store or the statue
+    elif a < A_BATHE:
+        open_chest(s, p, e, a - A_OPEN, rng)
+    elif a < A_TRAIN:
+        bathe(s, p, e, a - A_BATHE, rng)
+    elif a == A_TRAIN:
+        start_practice(s, p, e, rng)
+    elif a == A_SHOP:
+        enter_store(s, e)
+    elif a < A_SELL:
+        buy(s, p, e, a - A_BUY)
+    elif a == A_SELL:
+        sell_selected(s, p, e)
+    elif a == A_REPAIR:
+        repair_selected(s, p, e)
+    elif a == A_STATUE:
+        approach_statue(s, e)
+    elif a < A_MEND:
+        bid(s, p, e, a - A_BID, rng)
     else:
-        s.mode[e] = EXPLORE  # leave the lock; what was learned stays
+        mend(s, p, e, a - A_MEND)
 
 
 @njit(cache=True)

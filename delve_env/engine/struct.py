@@ -56,6 +56,10 @@ def _struct_of(nt):
     s.pages_held = nt.pages_held
     s.book_pages = nt.book_pages
     s.floor_visited = nt.floor_visited
+    s.effects = nt.effects
+    s.ward_foul = nt.ward_foul
+    s.known_kinds = nt.known_kinds
+    s.practice = nt.practice
     s.book_floor = nt.book_floor
     s.book_room = nt.book_room
     s.king_room = nt.king_room
@@ -90,6 +94,11 @@ def _struct_of(nt):
     s.room_items = nt.room_items
     s.room_pages = nt.room_pages
     s.room_map = nt.room_map
+    s.room_chest = nt.room_chest
+    s.room_feature = nt.room_feature
+    s.statue_price = nt.statue_price
+    s.statue_threshold = nt.statue_threshold
+    s.bathed = nt.bathed
     s.band_kind = nt.band_kind
     s.band_hp = nt.band_hp
     s.vault_room = nt.vault_room
@@ -114,6 +123,7 @@ def _struct_of(nt):
     s.actor = nt.actor
     s.fight_round = nt.fight_round
     s.worker = nt.worker
+    s.goodwill = nt.goodwill
     s.dirty = nt.dirty
     s.events = nt.events
     s.achieved = nt.achieved
@@ -129,6 +139,13 @@ def _struct_of(nt):
     s.stat_vault_wounds = nt.stat_vault_wounds
     s.stat_hint_gold = nt.stat_hint_gold
     s.stat_tiles = nt.stat_tiles
+    s.stat_chests = nt.stat_chests
+    s.stat_traps = nt.stat_traps
+    s.stat_bought = nt.stat_bought
+    s.stat_sold = nt.stat_sold
+    s.stat_bids = nt.stat_bids
+    s.stat_baths = nt.stat_baths
+    s.stat_bouts = nt.stat_bouts
     return s
 
 
@@ -162,6 +179,10 @@ def clear_slot(s, e):
     s.pages_held[e] = 0
     s.book_pages[e] = 0
     s.floor_visited[e] = 0
+    s.effects[e] = 0
+    s.ward_foul[e] = 0
+    s.known_kinds[e] = 0
+    s.practice[e] = 0
     s.book_floor[e] = 0
     s.book_room[e] = 0
     s.king_room[e] = 0
@@ -196,6 +217,11 @@ def clear_slot(s, e):
     s.room_items[e] = 0
     s.room_pages[e] = 0
     s.room_map[e] = 0
+    s.room_chest[e] = 0
+    s.room_feature[e] = 0
+    s.statue_price[e] = 0
+    s.statue_threshold[e] = 0
+    s.bathed[e] = 0
     s.band_kind[e] = 0
     s.band_hp[e] = 0
     s.vault_room[e] = 0
@@ -220,6 +246,7 @@ def clear_slot(s, e):
     s.actor[e] = 0
     s.fight_round[e] = 0
     s.worker[e] = 0
+    s.goodwill[e] = 0
     s.dirty[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0
@@ -235,3 +262,10 @@ def clear_slot(s, e):
     s.stat_vault_wounds[e] = 0
     s.stat_hint_gold[e] = 0
     s.stat_tiles[e] = 0
+    s.stat_chests[e] = 0
+    s.stat_traps[e] = 0
+    s.stat_bought[e] = 0
+    s.stat_sold[e] = 0
+    s.stat_bids[e] = 0
+    s.stat_baths[e] = 0
+    s.stat_bouts[e] = 0

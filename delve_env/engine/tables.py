@@ -30,6 +30,20 @@ VIEW = 15  # the observation's map crop and coarse floor view are VIEW x VIEW
 
 READY, OFF_HAND, ARMOR = 0, 1, 2
 
+# --- What a room may hold besides loot and a band (STORE-1, STATUE-1, BATH-1) --------------
+FEAT_NONE, FEAT_STORE, FEAT_STATUE, FEAT_BATH = 0, 1, 2, 3
+FEATURE_NAMES = ("", "store", "living statue", "Bath of Fates")
+STORE_FLOOR_EVERY = 3  # STORE-1: stores on floors 3, 6, 9, 12 (and the courtyard)
+MAX_STOCK = 16  # lines a store's list can show (line 0: ten rations)
+
+# --- Chests (CHEST-1): a room's chest holds the room's items and map until opened -----------
+CHEST_NONE, CHEST_SHUT, CHEST_TRAPPED, CHEST_OPEN = 0, 1, 2, 3
+
+# --- Party effects (EFFECT-1): one count of paces each -------------------------------------
+WARD, ESP, SATED, LIGHT = 0, 1, 2, 3
+NUM_EFFECTS = 4
+EFFECT_NAMES = ("WARD", "ESP", "SATED", "LIGHT")
+
 # --- Tiles ---------------------------------------------------------------------------------
 ROCK, HALL, ROOM, DOOR, SECRET, STAIR_DOWN, STAIR_UP = 0, 1, 2, 3, 4, 5, 6
 TILE_NAMES = ("rock", "hall", "room", "door", "secret door", "stair down", "stair up")
