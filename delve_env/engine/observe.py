@@ -7,6 +7,7 @@ reset or a load) recomputes everything from the state, and gives the very same b
 
 from numba import njit
 
+from .features import feature_here
 from .fights import is_foe_alive
 from .layout import (
     BAND_HERE,
@@ -92,7 +93,6 @@ from .layout import (
     STATUS_SEL_SLOT,
     STATUS_STAIR_OPEN,
 )
-from .features import feature_here
 from .loot import has_loot
 from .moving import is_stair_open
 from .params import P_MEAL_PACES
