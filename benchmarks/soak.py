@@ -22,7 +22,10 @@ party; gold and rations never negative; no member raised more than 3 times, the 
 raised; a selected item slot (PARTY-4) never empty; pages never lost (pages held + pages in the book never decrease within an episode); the
 book never lost; the clock (pace) monotone within an episode; a step taken in FIGHT mode leaves
 the pace unchanged; the step counter goes up by exactly one per step; mode, outcome and floor in
-range; the party on a walkable tile of its floor.
+range; the party on a walkable tile of its floor. Chests, baths and bouts (CHEST-1, BATH-1,
+COURT-2): every chest state in range, no chest in a feature's room or the vault; a member
+bathed only on a floor with a bath; a practice bout only in the courtyard and only in a fight,
+nobody marked down outside one; no member dies and the run is never lost in a bout step.
 
 ## The determinism digest
 One sha256 per seed over the records of its first `steps` steps: the observation bytes (keys in
@@ -56,7 +59,11 @@ from delve_env.engine.batch import Engine
 from delve_env.engine.floors import walk_distances
 from delve_env.engine.layout import KEYS
 from delve_env.engine.tables import (
+    CHEST_NONE,
+    CHEST_OPEN,
     DOOR,
+    FEAT_BATH,
+    FEAT_NONE,
     FIGHT,
     HALL,
     KING_SLOT,
@@ -244,7 +251,11 @@ class InvariantChecker:
             "party off the walkable floor",
             lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]} tile {tile[e]}",
         )
+        self._check_rooms_and_bouts(s, n, bad)
         now = {
+            "practice": s.practice.copy(),
+            "lost": s.stat_lost.astype(np.int64),
+            "outcome": s.outcome.copy(),
             "pace": s.pace.astype(np.int64),
             "mode": s.mode.copy(),
             "book": s.has_book.copy(),
@@ -285,6 +296,12 @@ class InvariantChecker:
                 lambda e: f"pages {prev['pages'][e]} -> {now['pages'][e]}",
             )
             self._add(bad(same & prev["book"] & ~now["book"]), "book lost", lambda e: "")
+            in_bout = same & prev["practice"]  # COURT-2: nobody can die in a practice bout
+            self._add(
+                bad(in_bout & ((now["lost"] != prev["lost"]) | (now["outcome"] == 2))),
+                "a death or a lost run in a practice bout",
+                lambda e: f"lost {prev['lost'][e]} -> {now['lost'][e]} outcome {now['outcome'][e]}",
+            )
             self._add(
                 bad(same & (now["steps"] != prev["steps"] + moved)),
                 "step counter off",
@@ -294,6 +311,39 @@ class InvariantChecker:
         if self.count == before:
             return []
         return self.violations[first_new:]
+
+    def _check_rooms_and_bouts(self, s, n: int, bad) -> None:
+        """CHEST-1, BATH-1, COURT-2: chest states, where chests and baths are, practice bouts."""
+        chest = s.room_chest
+        self._add(
+            bad(((chest < CHEST_NONE) | (chest > CHEST_OPEN)).any(axis=(1, 2))),
+            "chest state out of range",
+            lambda e: f"room_chest {chest[e].tolist()}",
+        )
+        rooms = np.arange(chest.shape[2])
+        vault = rooms[None, None, :] == s.vault_room[:, :, None]
+        misplaced = (chest != CHEST_NONE) & ((s.room_feature != FEAT_NONE) | vault)
+        self._add(
+            bad(misplaced.any(axis=(1, 2))),
+            "a chest in a feature's room or the vault",
+            lambda e: f"floors {np.flatnonzero(misplaced[e].any(axis=1)).tolist()}",
+        )
+        has_bath = (s.room_feature == FEAT_BATH).any(axis=2)
+        self._add(
+            bad((s.bathed.any(axis=2) & ~has_bath).any(axis=1)),
+            "bathed on a floor without a bath",
+            lambda e: f"bathed floors {np.flatnonzero(s.bathed[e].any(axis=1)).tolist()}",
+        )
+        self._add(
+            bad(s.practice & ((s.floor != 0) | (s.mode != FIGHT))),
+            "a practice bout outside a courtyard fight",
+            lambda e: f"floor {s.floor[e]} mode {s.mode[e]}",
+        )
+        self._add(
+            bad(~s.practice & s.bout_down.any(axis=1)),
+            "down from a bout that is over",
+            lambda e: f"bout_down {s.bout_down[e].tolist()} hp {s.hp[e].tolist()}",
+        )
 
 
 def check_obs_batch(obs: dict, n: int, space=None) -> list[str]:

@@ -10,10 +10,23 @@ from .engine.params import (
     P_BAND_SECOND_KIND,
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
+    P_BATH_CEILING_DOWN,
+    P_BATH_CEILING_UP,
+    P_BATH_CHANCE,
+    P_BATH_HEAL,
+    P_BATH_LEVEL,
+    P_BATH_NOTHING,
+    P_BATH_XP_LOSS,
+    P_CHEST_CHANCE,
+    P_CHEST_TRAP,
+    P_CHEST_TRAP_PER_FLOOR,
     P_DEPTH,
     P_GUARD_CHANCE,
+    P_MAP_CHEST,
     P_MAX_STEPS,
     P_PAGES_PER_FLOOR,
+    P_PRACTICE_MAX_LEVEL,
+    P_PRACTICE_XP,
     P_REWARD_SHAPED,
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
@@ -46,7 +59,8 @@ LOCKS = ("wall", "plate")
 
 # Tunable rule numbers a config may set (GAME.md *(tunable)*; None keeps the preset's value):
 # key -> (`P_*` index, kind, lowest, highest, what it is). A "chance" is a number in [low, high];
-# an "int" an integer in low..high (bounds keep the engine's int16 gold and fixed capacities safe).
+# an "int" an integer in low..high (bounds keep the engine's int16 gold and fixed capacities safe);
+# a "weight" a number in [low, high], one of a draw's relative weights.
 TUNABLES = {
     "guard_chance": (P_GUARD_CHANCE, "chance", 0, 1, "chance a room holds a band (RUN-2)"),
     "room_gold_chance": (P_ROOM_GOLD_CHANCE, "chance", 0, 1, "chance a room holds gold (LOOT-1)"),
@@ -61,6 +75,19 @@ TUNABLES = {
     "vault_gold_factor": (P_VAULT_GOLD_FACTOR, "int", 0, 10, "room gold rolls a vault adds"),
     "vault_items": (P_VAULT_ITEMS, "int", 0, ROOM_ITEMS, "items a vault adds from the next tier"),
     "vault_wall_chance": (P_VAULT_WALL_CHANCE, "chance", 0, 1, "chance a vault lock is a wall"),
+    "chest_chance": (P_CHEST_CHANCE, "chance", 0, 1, "chance a room holds a chest (CHEST-1)"),
+    "map_chest": (P_MAP_CHEST, "chance", 0, 1, "chance the floor map's room holds a chest"),
+    "chest_trap": (P_CHEST_TRAP, "chance", 0, 1, "chance a chest is trapped, before the floor's"),
+    "chest_trap_per_floor": (P_CHEST_TRAP_PER_FLOOR, "chance", 0, 1, "trap chance added per floor"),
+    "bath_chance": (P_BATH_CHANCE, "chance", 0, 1, "chance a floor has a Bath of Fates (BATH-1)"),
+    "bath_level": (P_BATH_LEVEL, "weight", 0, 100, "bath weight: a level's worth of XP"),
+    "bath_ceiling_up": (P_BATH_CEILING_UP, "weight", 0, 100, "bath weight: +1d6 ceiling"),
+    "bath_ceiling_down": (P_BATH_CEILING_DOWN, "weight", 0, 100, "bath weight: -1d3 ceiling"),
+    "bath_xp_loss": (P_BATH_XP_LOSS, "weight", 0, 100, "bath weight: lose 1d6 x 10 XP"),
+    "bath_heal": (P_BATH_HEAL, "weight", 0, 100, "bath weight: full heal"),
+    "bath_nothing": (P_BATH_NOTHING, "weight", 0, 100, "bath weight: nothing"),
+    "practice_xp": (P_PRACTICE_XP, "chance", 0, 1, "share of kill XP a practice bout gives"),
+    "practice_max_level": (P_PRACTICE_MAX_LEVEL, "int", 0, 100, "practice XP only below this level"),
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
@@ -72,7 +99,8 @@ class Config:
     """One validated configuration of the whole game (ENV.md, Entry points).
 
     The keys are the fields below (the README lists them). The last group are rule numbers
-    (`TUNABLES`: loot chances and gold rolls, band sizes, vault chance and loot): None keeps
+    (`TUNABLES`: loot chances and gold rolls, band sizes, vault chance and loot, chests and
+    their traps, baths and their outcome weights, practice bouts): None keeps
     the difficulty's value from `engine/params.py`; a value replaces it for the whole game.
     """
 
@@ -100,6 +128,19 @@ class Config:
     vault_gold_factor: int | None = None
     vault_items: int | None = None
     vault_wall_chance: float | None = None
+    chest_chance: float | None = None
+    map_chest: float | None = None
+    chest_trap: float | None = None
+    chest_trap_per_floor: float | None = None
+    bath_chance: float | None = None
+    bath_level: float | None = None
+    bath_ceiling_up: float | None = None
+    bath_ceiling_down: float | None = None
+    bath_xp_loss: float | None = None
+    bath_heal: float | None = None
+    bath_nothing: float | None = None
+    practice_xp: float | None = None
+    practice_max_level: int | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":
@@ -181,8 +222,8 @@ def _is_int(value) -> bool:
 
 
 def _tunable(key: str, value, kind: str, low: float, high: float) -> None:
-    """None (the preset's value), or an integer in low..high, or a chance: a number in
-    [low, high] (an int or float, not a bool, not NaN)."""
+    """None (the preset's value), or an integer in low..high, or a chance or weight: a number
+    in [low, high] (an int or float, not a bool, not NaN)."""
     if value is None:
         return
     if kind == "int":
@@ -194,7 +235,7 @@ def _tunable(key: str, value, kind: str, low: float, high: float) -> None:
     )
     if not (is_number and low <= value <= high):  # NaN fails both comparisons
         raise ValueError(
-            f"{key} must be a number in [{low}, {high}] (a chance; or None), got {value!r}"
+            f"{key} must be a number in [{low}, {high}] (a {kind}; or None), got {value!r}"
         )
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from delve_env import DelveEnv
 from delve_env.engine import params as params_module
-from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
+from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_TRAIN, A_WAIT
 from delve_env.engine.loot import add_page
 from delve_env.engine.monsters import monster_hearts
 from delve_env.engine.params import P_PAGES_PER_FLOOR, PRESETS, make_params
@@ -509,6 +509,9 @@ def test_court_1_the_courtyard_costs_no_time_and_has_no_wandering_bands(scene):
         scene.load(snap)
         scene.act(int(a))
         assert s.pace[0] == 0
+        if a == A_TRAIN:  # COURT-2: the training ground's practice bout, no wandering band
+            assert s.practice[0] and not s.events[0] & EV_WANDER
+            continue
         assert not s.events[0] & (EV_FIGHT | EV_WANDER) and s.mode[0] == EXPLORE
 
 

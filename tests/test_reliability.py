@@ -467,6 +467,19 @@ BAD_CONFIG = {
     "vault_gold_factor": [(-3, "vault_gold_factor must be an integer in 0..10")],
     "vault_items": [(4, "vault_items must be an integer in 0..3")],
     "vault_wall_chance": [([0.5], "vault_wall_chance must be a number in [0, 1]")],
+    "chest_chance": [(1.1, "chest_chance must be a number in [0, 1]")],
+    "map_chest": [(-0.5, "map_chest must be a number in [0, 1]")],
+    "chest_trap": [("high", "chest_trap must be a number in [0, 1]")],
+    "chest_trap_per_floor": [(2, "chest_trap_per_floor must be a number in [0, 1]")],
+    "bath_chance": [(float("nan"), "bath_chance must be a number in [0, 1]")],
+    "bath_level": [(-1, "bath_level must be a number in [0, 100] (a weight")],
+    "bath_ceiling_up": [(101, "bath_ceiling_up must be a number in [0, 100]")],
+    "bath_ceiling_down": [(True, "bath_ceiling_down must be a number in [0, 100]")],
+    "bath_xp_loss": [("2", "bath_xp_loss must be a number in [0, 100]")],
+    "bath_heal": [(float("nan"), "bath_heal must be a number in [0, 100]")],
+    "bath_nothing": [([3], "bath_nothing must be a number in [0, 100]")],
+    "practice_xp": [(1.5, "practice_xp must be a number in [0, 1]")],
+    "practice_max_level": [(2.5, "practice_max_level must be an integer in 0..100")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

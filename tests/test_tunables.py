@@ -16,8 +16,21 @@ from delve_env.engine.params import (
     P_BAND_SECOND_KIND,
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
+    P_BATH_CEILING_DOWN,
+    P_BATH_CEILING_UP,
+    P_BATH_CHANCE,
+    P_BATH_HEAL,
+    P_BATH_LEVEL,
+    P_BATH_NOTHING,
+    P_BATH_XP_LOSS,
+    P_CHEST_CHANCE,
+    P_CHEST_TRAP,
+    P_CHEST_TRAP_PER_FLOOR,
     P_GUARD_CHANCE,
+    P_MAP_CHEST,
     P_PAGES_PER_FLOOR,
+    P_PRACTICE_MAX_LEVEL,
+    P_PRACTICE_XP,
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
@@ -30,6 +43,7 @@ from delve_env.engine.params import (
 )
 from delve_env.engine.tables import (
     EXPLORE,
+    FEAT_NONE,
     MAX_FOES,
     PLATE_LOCK,
     ROOM_ITEMS,
@@ -55,18 +69,33 @@ DEFAULTS = {
     P_VAULT_GOLD_FACTOR: 3,
     P_VAULT_ITEMS: 2,
     P_VAULT_WALL_CHANCE: 0.5,
+    P_CHEST_CHANCE: 0.25,  # CHEST-1, BATH-1, COURT-2: their own tests (test_chests.py, ...)
+    P_MAP_CHEST: 0.5,
+    P_CHEST_TRAP: 0.3,
+    P_CHEST_TRAP_PER_FLOOR: 0.02,
+    P_BATH_CHANCE: 0.25,
+    P_PRACTICE_XP: 0.25,
+    P_PRACTICE_MAX_LEVEL: 3,
+    P_BATH_LEVEL: 1,
+    P_BATH_CEILING_UP: 2,
+    P_BATH_CEILING_DOWN: 2,
+    P_BATH_XP_LOSS: 2,
+    P_BATH_HEAL: 2,
+    P_BATH_NOTHING: 3,
 }
 
 
 def dungeons(depth: int = 12, seeds=SEEDS, **config):
-    """(state, floor, room, is_vault) for every room of every floor of a few fresh games."""
+    """(state, floor, room, is_vault) for every room of every floor of a few fresh games, but
+    the rooms of stores, statues and baths (features.py: they hold no band and no loot)."""
     env = DelveEnv(depth=depth, **config)
     s = env.state
     for seed in seeds:
         env.reset(seed=seed)
         for f in range(1, depth + 1):
             for r in range(int(s.num_rooms[0, f])):
-                yield s, f, r, bool(s.vault_room[0, f] == r)
+                if s.room_feature[0, f, r] == FEAT_NONE:
+                    yield s, f, r, bool(s.vault_room[0, f] == r)
 
 
 def band_sizes(**config) -> dict[int, list[int]]:

@@ -5,7 +5,14 @@ from numba import njit
 
 from .monsters import monster_hearts
 from .moving import land_in_hall
-from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK, P_WANDER_GOLD_DICE
+from .params import (
+    P_FRONT_AIM,
+    P_KILL_XP,
+    P_MONSTER_ATK,
+    P_PRACTICE_MAX_LEVEL,
+    P_PRACTICE_XP,
+    P_WANDER_GOLD_DICE,
+)
 from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
 from .quest import free_king
 from .rng import chance, randint, roll
@@ -74,7 +81,8 @@ def start_fight(s, p, e, room, rng):
     s.mode[e] = FIGHT
     s.fight_room[e] = room
     s.fight_round[e] = 1
-    s.stat_fights[e] += 1
+    if not s.practice[e]:  # a practice bout counts in stat_bouts only (COURT-2)
+        s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
     if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush
         s.events[e] |= EV_AMBUSH
@@ -83,6 +91,8 @@ def start_fight(s, p, e, room, rng):
             win_fight(s, p, e, rng)
             return
     s.actor[e] = first_standing_position(s, e, 0)
+    if s.actor[e] < 0 and s.practice[e]:  # the free round put everyone down: the bout ends
+        end_bout(s, e)
 
 
 @njit(cache=True)
@@ -128,14 +138,21 @@ def absorb(s, e, m, damage):
 
 @njit(cache=True)
 def hit_foe(s, p, e, m, k, rng):
-    """Member m deals weapon damage less AV to foe k; the last blow earns the kill (XP-1)."""
+    """Member m deals weapon damage less AV to foe k; the last blow earns the kill (XP-1).
+    A practice kill (COURT-2) gives the practice share of that XP, only to a member below the
+    practice level, and is no kill in the statistics or events (no shaped reward to farm)."""
     kind = s.foe_kind[e, k]
     damage = max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV])
     s.foe_hp[e, k] = max(0, s.foe_hp[e, k] - damage)
     if s.foe_hp[e, k] == 0:
+        xp = int(s.foe_max[e, k] * p[P_KILL_XP])
+        if s.practice[e]:
+            if s.level[e, m] < p[P_PRACTICE_MAX_LEVEL]:
+                gain_xp(s, p, e, m, int(xp * p[P_PRACTICE_XP]), rng)
+            return
         s.stat_kills[e] += 1
         s.events[e] |= EV_KILL
-        gain_xp(s, p, e, m, int(s.foe_max[e, k] * p[P_KILL_XP]), rng)
+        gain_xp(s, p, e, m, xp, rng)
 
 
 @njit(cache=True)
@@ -226,8 +243,12 @@ def monster_round(s, p, e, rng):
 
 @njit(cache=True)
 def win_fight(s, p, e, rng):
-    """The band is dead: a room is the party's; a wandering band leaves a little gold."""
+    """The band is dead: a room is the party's; a wandering band leaves a little gold; a
+    practice bout just ends (no gold, COURT-2)."""
     s.mode[e] = EXPLORE
+    if s.practice[e]:
+        end_bout(s, e)
+        return
     f, room = s.floor[e], s.fight_room[e]
     if room >= 0:
         s.band_kind[e, f, room, :] = -1
@@ -255,12 +276,19 @@ def end_turn(s, p, e, rng):
             return
         nxt = first_standing_position(s, e, 0)
     s.actor[e] = nxt
+    if nxt < 0 and s.practice[e]:  # everyone is down: the bout ends (COURT-2)
+        end_bout(s, e)
     s.dirty[e] |= DIRTY_PARTY  # the acting member
 
 
 @njit(cache=True)
 def run_away(s, e, rng):
-    """RUN-AWAY-1: the band keeps its wounds in its room; the party lands in a random hall."""
+    """RUN-AWAY-1: the band keeps its wounds in its room; the party lands in a random hall.
+    Running from a practice bout ends it where it was, in the courtyard (COURT-2)."""
+    if s.practice[e]:
+        s.events[e] |= EV_FLED
+        end_bout(s, e)
+        return
     f, room = s.floor[e], s.fight_room[e]
     if room >= 0:
         s.band_kind[e, f, room, :] = -1
@@ -276,3 +304,19 @@ def run_away(s, e, rng):
     s.stat_flights[e] += 1
     s.events[e] |= EV_FLED
     land_in_hall(s, e, rng)
+
+
+@njit(cache=True)
+def end_bout(s, e):
+    """COURT-2: a practice bout is over (won, fled, or everyone down): every member who fell
+    in it stands at 1 HP, the dummies go, and the party explores the courtyard again. Writes
+    `hp`, `bout_down`, `practice`, the foe rows and `mode`."""
+    for m in range(MAX_MEMBERS):
+        if s.bout_down[e, m] and s.in_party[e, m] and s.hp[e, m] <= 0:
+            s.hp[e, m] = 1
+        s.bout_down[e, m] = False
+    s.practice[e] = False
+    s.foe_kind[e, :] = -1
+    s.foe_hp[e, :] = 0
+    s.mode[e] = EXPLORE
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK

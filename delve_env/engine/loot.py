@@ -3,6 +3,7 @@ MAP-5..6, RUN-2)."""
 
 from numba import njit
 
+from .chests import is_chest_shut
 from .monsters import roll_band
 from .moving import remember
 from .params import (
@@ -69,11 +70,14 @@ def has_loot(s, e, f, r):
     """Anything left in room r of floor f for LOOT to take (a locked vault keeps its own)."""
     if is_locked_vault(s, e, f, r):
         return False
-    if s.room_gold[e, f, r] > 0 or s.room_map[e, f, r] or is_book_here(s, e, f, r):
+    if s.room_gold[e, f, r] > 0 or is_book_here(s, e, f, r):
         return True
-    for i in range(ROOM_ITEMS):
-        if s.room_items[e, f, r, i] > 0:
+    if not is_chest_shut(s, e, f, r):  # CHEST-1: a shut chest keeps the items and the map
+        if s.room_map[e, f, r]:
             return True
+        for i in range(ROOM_ITEMS):
+            if s.room_items[e, f, r, i] > 0:
+                return True
     for i in range(ROOM_PAGES):
         if s.room_pages[e, f, r, i] >= 0:
             return True
@@ -130,7 +134,8 @@ def take_item(s, e, kind):
 
 @njit(cache=True)
 def loot_room(s, p, e, rng):
-    """LOOT-1: take everything in the party's room; items that do not fit stay."""
+    """LOOT-1: take everything in the party's room; items that do not fit stay. A shut chest
+    (CHEST-1) keeps the room's items and map: only the loose gold, pages and book are taken."""
     f = s.floor[e]
     r = s.room_of[e, f, s.y[e], s.x[e]]
     gold = s.room_gold[e, f, r]
@@ -138,15 +143,16 @@ def loot_room(s, p, e, rng):
     s.gold[e] += gold
     s.stat_gold[e] += gold
     share_xp(s, p, e, gold, rng)  # XP-2: 1 per coin
+    shut = is_chest_shut(s, e, f, r)
     for i in range(ROOM_ITEMS):
         kind = s.room_items[e, f, r, i]
-        if kind > 0 and take_item(s, e, kind):
+        if kind > 0 and not shut and take_item(s, e, kind):
             s.room_items[e, f, r, i] = 0
     for i in range(ROOM_PAGES):
         if s.room_pages[e, f, r, i] >= 0:
             add_page(s, e, s.room_pages[e, f, r, i])
             s.room_pages[e, f, r, i] = -1
-    if s.room_map[e, f, r]:
+    if s.room_map[e, f, r] and not shut:
         s.room_map[e, f, r] = False
         read_map(s, e, f)
     if is_book_here(s, e, f, r):

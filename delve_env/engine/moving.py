@@ -7,7 +7,7 @@ from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .state import DIRTY_MAP, DIRTY_PUZZLE, ROOM_MARK
+from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
     DOOR,
     EV_NEW_FLOOR,
@@ -84,8 +84,8 @@ def step_party(s, e, d):
     s.y[e] += DY[d]
     look_around(s, e)
     r = s.room_of[e, f, s.y[e], s.x[e]]
-    if r != was:  # the puzzle shows the lock of the room the party stands in
-        s.dirty[e] |= DIRTY_PUZZLE
+    if r != was:  # the puzzle shows the room's lock, the party rows its bath (PARTY_BATHED)
+        s.dirty[e] |= DIRTY_PUZZLE | DIRTY_PARTY
     return r if from_door else -1
 
 

@@ -7,6 +7,7 @@ reset or a load) recomputes everything from the state, and gives the very same b
 
 from numba import njit
 
+from .chests import chest_here, is_chest_shut
 from .features import feature_here
 from .fights import is_foe_alive
 from .layout import (
@@ -42,6 +43,7 @@ from .layout import (
     PARTY_ARMOR,
     PARTY_AT,
     PARTY_ATTACK,
+    PARTY_BATHED,
     PARTY_BYTES,
     PARTY_CEILING,
     PARTY_CLASS,
@@ -71,6 +73,7 @@ from .layout import (
     STATUS_AT,
     STATUS_BOOK,
     STATUS_BYTES,
+    STATUS_CHEST,
     STATUS_COURTYARD,
     STATUS_DEEPEST_MAP,
     STATUS_DEPTH,
@@ -88,6 +91,7 @@ from .layout import (
     STATUS_ON_DOWN,
     STATUS_ON_UP,
     STATUS_PAGES,
+    STATUS_PRACTICE,
     STATUS_RATIONS,
     STATUS_SEL_MEMBER,
     STATUS_SEL_SLOT,
@@ -101,6 +105,9 @@ from .rooms import has_band
 from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
     ARMOR,
+    CHEST_NONE,
+    CHEST_OPEN,
+    FEAT_BATH,
     FIGHT,
     I_AV,
     I_DICE,
@@ -140,11 +147,12 @@ def cap(x):
 
 @njit(cache=True)
 def room_code(s, e, f, r):
-    """The map code room r's tiles show: its band, else its loot, once entered; else room."""
+    """The map code room r's tiles show: its band, else its loot (a shut chest counts,
+    CHEST-1), once entered; else room."""
     if s.room_entered[e, f, r] and s.room_known[e, f, r]:
         if has_band(s, e, f, r):
             return BAND_HERE
-        if has_loot(s, e, f, r):
+        if has_loot(s, e, f, r) or is_chest_shut(s, e, f, r):
             return LOOT_HERE
     return 1 + ROOM
 
@@ -217,6 +225,7 @@ def observe_party(s, p, e, out):
         if m >= 0:
             out[m * PARTY_ROW + PARTY_POSITION] = pos + 1
     acting = s.order[e, s.actor[e]] if s.actor[e] >= 0 and s.outcome[e] == 0 else -1
+    bath = feature_here(s, e) == FEAT_BATH  # PARTY_BATHED: set on bathing and room changes
     for m in range(MAX_MEMBERS):
         if not s.in_party[e, m]:
             continue
@@ -238,6 +247,7 @@ def observe_party(s, p, e, out):
         row[PARTY_DAMAGE] = cap(7 * int(dice) + 2 * (int(flat) - int(s.item_wear[e, m, READY])))
         row[PARTY_ARMOR] = cap(armor_value(s, e, m))
         row[PARTY_ATTACK] = cap(s.atk[e, m])
+        row[PARTY_BATHED] = 1 if bath and s.bathed[e, s.floor[e], m] else 0
 
 
 @njit(cache=True)
@@ -277,6 +287,9 @@ def observe_status(s, p, e, out):
     out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
     out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
     out[STATUS_FEATURE] = feature_here(s, e)
+    chest = chest_here(s, e)
+    out[STATUS_CHEST] = 0 if chest == CHEST_NONE else (2 if chest == CHEST_OPEN else 1)
+    out[STATUS_PRACTICE] = 1 if s.practice[e] else 0
 
 
 @njit(cache=True)

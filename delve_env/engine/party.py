@@ -119,15 +119,21 @@ def death_save(s, e, m, rng):
 
 @njit(cache=True)
 def wound(s, e, m, amount, rng):
-    """Take `amount` HP off a standing member; below 1 HP comes the death save (HP-2)."""
+    """Take `amount` HP off a standing member; below 1 HP comes the death save (HP-2). In a
+    practice bout (COURT-2) a member below 1 HP is down at 0 instead: no save, no luck die,
+    no death; `bout_down` marks them to stand again when the bout ends."""
     if amount <= 0 or not is_standing(s, e, m):
         return
     s.dirty[e] |= DIRTY_PARTY
-    hp = s.hp[e, m] - amount
-    if hp < 1:
-        death_save(s, e, m, rng)
-    else:
+    hp = int(s.hp[e, m]) - amount
+    if hp >= 1:
         s.hp[e, m] = hp
+    elif s.practice[e]:
+        s.hp[e, m] = 0
+        s.bout_down[e, m] = True
+        s.dirty[e] |= DIRTY_PACK  # who stands decides who may take things
+    else:
+        death_save(s, e, m, rng)
 
 
 @njit(cache=True)
@@ -136,6 +142,22 @@ def heal(s, e, m, amount):
     if is_standing(s, e, m):
         s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
         s.dirty[e] |= DIRTY_PARTY
+
+
+@njit(cache=True)
+def raise_ceiling(s, e, m, amount):
+    """The HP ceiling and HP go up by `amount` (XP-4's way; CHEST-1, BATH-1)."""
+    s.ceiling[e, m] = int(s.ceiling[e, m]) + amount
+    s.hp[e, m] = int(s.hp[e, m]) + amount
+    s.dirty[e] |= DIRTY_PARTY
+
+
+@njit(cache=True)
+def lower_ceiling(s, e, m, amount):
+    """The HP ceiling drops by `amount`, never below 1; HP is capped to it (CHEST-1, BATH-1)."""
+    s.ceiling[e, m] = max(1, int(s.ceiling[e, m]) - amount)
+    s.hp[e, m] = min(s.hp[e, m], s.ceiling[e, m])
+    s.dirty[e] |= DIRTY_PARTY
 
 
 @njit(cache=True)

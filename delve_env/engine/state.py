@@ -65,6 +65,7 @@ FIELDS = {
     "atk": ((MAX_MEMBERS,), np.int8),  # attack bonus
     "luck": ((MAX_MEMBERS,), np.int8),  # luck dice left (LUCK-1)
     "raised": ((MAX_MEMBERS,), np.int8),  # times raised (RAISE-1)
+    "bout_down": ((MAX_MEMBERS,), np.bool_),  # fell in the practice bout under way (COURT-2)
     "item": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # item kind; slots 0-2 worn, 3-10 pack
     "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
     "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)

@@ -75,6 +75,7 @@ def _struct_of(nt):
     s.atk = nt.atk
     s.luck = nt.luck
     s.raised = nt.raised
+    s.bout_down = nt.bout_down
     s.item = nt.item
     s.item_wear = nt.item_wear
     s.item_dv = nt.item_dv
@@ -198,6 +199,7 @@ def clear_slot(s, e):
     s.atk[e] = 0
     s.luck[e] = 0
     s.raised[e] = 0
+    s.bout_down[e] = 0
     s.item[e] = 0
     s.item_wear[e] = 0
     s.item_dv[e] = 0

@@ -18,6 +18,7 @@ from .params import (
 from .party import is_standing, wound
 from .rng import chance, randint, roll
 from .tables import (
+    CHEST_NONE,
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
     EXPLORE,
@@ -94,6 +95,7 @@ def place_vault(s, p, e, f, r, lock, g):
     s.vault_room[e, f] = r
     s.vault_lock[e, f] = lock
     s.plate_hint[e, f] = -1
+    s.room_chest[e, f, r] = CHEST_NONE  # CHEST-1: a vault holds no chest (the vault task's)
     if lock == WALL_LOCK:
         make_wall(s, e, f, g)
     else:
