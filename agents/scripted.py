@@ -1,7 +1,8 @@
 """A scripted expert for Delve: a privileged policy that reads the engine state of slot 0.
 
 Down: take the courtyard stair; walk (BFS over the floor's walkable tiles) to the rooms worth
-a visit (every room of floor 1 for XP, then only the map's), loot them, and take the stair
+a visit (every room of floor 1 for XP, then only the map's), open their chests (CHEST-1: the
+Rogue first), loot them, and take the stair
 down once it opens. At the bottom free the king, put him at the back in whatever armor and
 weapon the packs hold, and climb floor by floor to the courtyard, taking the book on the way
 up (taking it earlier starts the hunt sooner, RUN-6). Fights: hit the weakest foe, spend luck
@@ -26,6 +27,7 @@ from delve_env.engine.actions import (
     A_LOOT,
     A_LUCK,
     A_MOVE,
+    A_OPEN,
     A_RUN,
     A_SEARCH,
     A_STAIRS,
@@ -64,6 +66,7 @@ from delve_env.engine.tables import (
     NUM_ITEM_SLOTS,
     READY,
     ROCK,
+    ROGUE,
     SECRET,
 )
 
@@ -232,6 +235,9 @@ class ScriptedAgent:
             a = plan(s, mask)
             if a is not None:
                 return a
+        a = self.open_action(s, mask)
+        if a is not None:
+            return a
         if mask[A_LOOT] and self.may_loot(s):
             return A_LOOT
         tiles = s.tiles[0, f]
@@ -251,6 +257,15 @@ class ScriptedAgent:
             goal[stair[1], stair[0]] = True
             a = self.walk(s, goal)
         return a if a is not None else self.unstick(s)
+
+    def open_action(self, s, mask):
+        """CHEST-1: a shut chest holds the room's items and map: open it once rested, the Rogue
+        first (best at avoiding traps), else whoever has the most HP."""
+        openers = [m for m in range(MAX_MEMBERS) if mask[A_OPEN + m]]
+        if not openers or self.needs_rest(s):
+            return None
+        rogues = [m for m in openers if s.cls[0, m] == ROGUE]
+        return A_OPEN + (rogues[0] if rogues else max(openers, key=lambda m: int(s.hp[0, m])))
 
     def stair_goal(self, s):
         """The stair to take now, as (x, y), or None while this floor still has work."""

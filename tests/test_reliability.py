@@ -30,7 +30,16 @@ import delve_env
 from delve_env import DelveEnv, DelveVectorEnv, snapshot
 from delve_env.config import KEYS
 from delve_env.engine.actions import NUM_ACTIONS
-from delve_env.engine.tables import DOOR, FIGHT, KING_SLOT, ROCK, SECRET
+from delve_env.engine.tables import (
+    CHEST_SHUT,
+    DOOR,
+    FEAT_BATH,
+    FEAT_NONE,
+    FIGHT,
+    KING_SLOT,
+    ROCK,
+    SECRET,
+)
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 if str(BENCH) not in sys.path:
@@ -279,7 +288,31 @@ STATIC_PLANTS = {
     "king raised": lambda s: s.raised.__setitem__((0, KING_SLOT), 1),
     "selected an empty item slot": lambda s: _select_empty(s, 0),
     "party off the walkable floor": lambda s: s.y.__setitem__(0, 0),
+    # CHEST-1, BATH-1, COURT-2
+    "chest state out of range": lambda s: s.room_chest.__setitem__((0, 1, _plain_room(s)), 7),
+    "a chest in a feature's room or the vault": lambda s: _chest_in_a_feature_room(s),
+    "bathed on a floor without a bath": lambda s: _bathed_without_a_bath(s),
+    "a practice bout outside a courtyard fight": lambda s: s.practice.__setitem__(0, True),
+    "down from a bout that is over": lambda s: s.bout_down.__setitem__((0, 2), True),
 }
+
+
+def _plain_room(s) -> int:
+    """A room of floor 1 without a feature, not the vault."""
+    plain = (s.room_feature[0, 1] == FEAT_NONE) & (
+        np.arange(s.room_feature.shape[2]) != s.vault_room[0, 1]
+    )
+    return int(np.flatnonzero(plain)[0])
+
+
+def _chest_in_a_feature_room(s):
+    f, r = (int(v[0]) for v in np.nonzero(s.room_feature[0] != FEAT_NONE))
+    s.room_chest[0, f, r] = CHEST_SHUT
+
+
+def _bathed_without_a_bath(s):
+    s.room_feature[0, 1][s.room_feature[0, 1] == FEAT_BATH] = FEAT_NONE
+    s.bathed[0, 1, 0] = True
 
 
 @pytest.mark.parametrize("rule", sorted(STATIC_PLANTS))
@@ -315,6 +348,23 @@ def test_negative_control_checker_within_episode_rules():
     s.pace[0] -= 100  # a new episode may start anywhere
     s.mode[0] = 0
     assert checker.check(s, new_episode=True) == []
+
+
+def test_negative_control_checker_a_death_in_a_practice_bout():
+    """COURT-2: a step taken in a practice bout never kills a member nor loses the run."""
+    env, checker = _fresh_checker()
+    s = env.state
+    s.floor[0], s.mode[0], s.practice[0] = 0, FIGHT, True
+    s.steps[0] += 1
+    assert checker.check(s) == []
+    s.stat_lost[0] += 1
+    s.steps[0] += 1
+    assert [v.rule for v in checker.check(s)] == ["a death or a lost run in a practice bout"]
+    s.steps[0] += 1
+    assert checker.check(s) == []
+    s.outcome[0] = 2
+    s.steps[0] += 1
+    assert [v.rule for v in checker.check(s)] == ["a death or a lost run in a practice bout"]
 
 
 # ===========================================================================================
