@@ -204,11 +204,11 @@ def make_rng(seed: int = 12345) -> np.ndarray:
 
 
 def no_vaults(env: DelveEnv) -> DelveEnv:
-    """Unlock every room: these rule tests use plain rooms (vault locks have their own tests)."""
-    vault_room = getattr(env.state, "vault_room", None)
-    if vault_room is not None:
-        vault_room[0] = -1
-        env.engine.refresh(ONE)
+    """Unlock every room and take away the chests: these rule tests use plain rooms (vault
+    locks and chests, CHEST-1, have their own tests)."""
+    env.state.vault_room[0] = -1
+    env.state.room_chest[0] = 0
+    env.engine.refresh(ONE)
     return env
 
 

@@ -100,6 +100,7 @@ def test_explore_shaping_pays_for_the_floors_map():
     s = env.state
     r = int(np.flatnonzero(s.room_map[0, 1])[0])
     s.band_kind[0, 1, r, :] = -1
+    s.room_chest[0, 1, r] = 0  # no chest keeps the map shut (CHEST-1)
     s.x[0], s.y[0] = s.room_rect[0, 1, r, 0], s.room_rect[0, 1, r, 1]
     s.room_entered[0, 1, r] = True
     env.engine.refresh(np.ones(1, dtype=bool))
