@@ -354,6 +354,19 @@ def test_save_state_records_the_config():
         "vault_gold_factor": 3,
         "vault_items": 2,
         "vault_wall_chance": 0.5,
+        "chest_chance": 0.25,
+        "map_chest": 0.5,
+        "chest_trap": 0.3,
+        "chest_trap_per_floor": 0.02,
+        "bath_chance": 0.25,
+        "bath_level": 1.0,
+        "bath_ceiling_up": 2.0,
+        "bath_ceiling_down": 2.0,
+        "bath_xp_loss": 2.0,
+        "bath_heal": 2.0,
+        "bath_nothing": 3.0,
+        "practice_xp": 0.25,
+        "practice_max_level": 3,
     }
     assert meta["running"] is True
 
