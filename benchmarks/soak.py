@@ -65,6 +65,8 @@ from delve_env.engine.tables import (
     SECRET,
     STAIR_DOWN,
     STAIR_UP,
+    STATUE,
+    STORE,
 )
 from delve_env.spaces import observation_space
 
@@ -366,6 +368,7 @@ class SoakReport:
     refusals: int = 0  # masked actions refused with ValueError (strict mode)
     noops: int = 0  # masked actions taken as no-ops (noop mode)
     fights: int = 0  # steps taken in FIGHT mode
+    visits: dict = field(default_factory=dict)  # what random play reached (`VISITS`) -> count
     exceptions: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # invariant and API violations
     problem_count: int = 0
@@ -390,6 +393,7 @@ class SoakReport:
             "term": self.terminated,
             "trunc": self.truncated,
             "fight steps": self.fights,
+            **{what: self.visits.get(what, 0) for what in VISITS},
             "refused": self.refusals,
             "noops": self.noops,
             "problems": self.problem_count,
@@ -397,6 +401,30 @@ class SoakReport:
             "seconds": round(self.seconds, 1),
             "steps/s": int(self.steps / max(self.seconds, 1e-9)),
         }
+
+
+# What the rooms' features and the economy saw in a soak: entries into a mode, or the rise of an
+# episode statistic (issue 9: random play must reach every one of them).
+VISITS = {
+    "stores": lambda s: s.mode == STORE,
+    "statues": lambda s: s.mode == STATUE,
+    "chests": lambda s: s.stat_chests,
+    "traps": lambda s: s.stat_traps,
+    "bought": lambda s: s.stat_bought,
+    "sold": lambda s: s.stat_sold,
+    "bids": lambda s: s.stat_bids,
+    "baths": lambda s: s.stat_baths,
+    "bouts": lambda s: s.stat_bouts,
+}
+
+
+def count_visits(visits: dict, before: dict, s, same: np.ndarray) -> dict:
+    """Add to `visits` what each slot still in its episode (`same`) reached since `before`
+    (the `VISITS` values then); returns the values now."""
+    now = {what: np.asarray(get(s)).astype(np.int64) for what, get in VISITS.items()}
+    for what, value in now.items():
+        visits[what] = visits.get(what, 0) + int(np.maximum(value - before[what], 0)[same].sum())
+    return now
 
 
 def soak_vector(
@@ -435,6 +463,7 @@ def soak_vector(
         checker.check(venv.state, np.ones(slots, bool))
         done = np.zeros(slots, bool)
         mask = info["action_mask"]
+        seen = count_visits(rep.visits, {w: 0 for w in VISITS}, venv.state, np.zeros(slots, bool))
         for call in range(calls):
             if agent == "strict":
                 actions = rng.integers(0, NUM_ACTIONS, size=slots)
@@ -453,6 +482,7 @@ def soak_vector(
             if hook is not None:
                 hook(venv, call)
             new_episode = done
+            seen = count_visits(rep.visits, seen, venv.state, ~done & ~(term | trunc))
             mask = info["action_mask"]
             if call % check_every == 0 or done.any() or term.any() or trunc.any():
                 for msg in check_vector_outputs(obs, rew, term, trunc, info, done, space):

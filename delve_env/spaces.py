@@ -47,5 +47,12 @@ def episode_stats(s: State, e: int) -> dict:
         "bribes": 0,
         "vaults_opened": int(s.stat_vaults[e]),
         "flights": int(s.stat_flights[e]),
+        "chests_opened": int(s.stat_chests[e]),
+        "traps_sprung": int(s.stat_traps[e]),
+        "items_bought": int(s.stat_bought[e]),
+        "items_sold": int(s.stat_sold[e]),
+        "statue_bids": int(s.stat_bids[e]),
+        "baths": int(s.stat_baths[e]),
+        "practice_bouts": int(s.stat_bouts[e]),
         "achievements": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
     }

@@ -30,6 +30,7 @@ from delve_env.engine.params import (
 )
 from delve_env.engine.tables import (
     EXPLORE,
+    FEAT_NONE,
     MAX_FOES,
     PLATE_LOCK,
     ROOM_ITEMS,
@@ -59,14 +60,16 @@ DEFAULTS = {
 
 
 def dungeons(depth: int = 12, seeds=SEEDS, **config):
-    """(state, floor, room, is_vault) for every room of every floor of a few fresh games."""
+    """(state, floor, room, is_vault) for every room of every floor of a few fresh games, but
+    the rooms of stores, statues and baths (they hold nothing else, features.place_feature)."""
     env = DelveEnv(depth=depth, **config)
     s = env.state
     for seed in seeds:
         env.reset(seed=seed)
         for f in range(1, depth + 1):
             for r in range(int(s.num_rooms[0, f])):
-                yield s, f, r, bool(s.vault_room[0, f] == r)
+                if s.room_feature[0, f, r] == FEAT_NONE:
+                    yield s, f, r, bool(s.vault_room[0, f] == r)
 
 
 def band_sizes(**config) -> dict[int, list[int]]:
