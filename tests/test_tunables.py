@@ -17,10 +17,14 @@ from delve_env.engine.params import (
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
     P_GUARD_CHANCE,
+    P_LANTERN_PACES,
     P_PAGES_PER_FLOOR,
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
+    P_SCROLL_PACES,
+    P_STATUE_CHANCE,
+    P_STATUE_PRICE,
     P_VAULT_CHANCE,
     P_VAULT_GOLD_FACTOR,
     P_VAULT_ITEMS,
@@ -55,18 +59,24 @@ DEFAULTS = {
     P_VAULT_GOLD_FACTOR: 3,
     P_VAULT_ITEMS: 2,
     P_VAULT_WALL_CHANCE: 0.5,
+    P_LANTERN_PACES: 600,
+    P_SCROLL_PACES: 240,
+    P_STATUE_CHANCE: 0.3,
+    P_STATUE_PRICE: 25,
 }
 
 
 def dungeons(depth: int = 12, seeds=SEEDS, **config):
-    """(state, floor, room, is_vault) for every room of every floor of a few fresh games."""
+    """(state, floor, room, is_vault) for every room of every floor of a few fresh games but
+    the rooms of a store, a statue or a bath (emptied of band and loot, features.py)."""
     env = DelveEnv(depth=depth, **config)
     s = env.state
     for seed in seeds:
         env.reset(seed=seed)
         for f in range(1, depth + 1):
             for r in range(int(s.num_rooms[0, f])):
-                yield s, f, r, bool(s.vault_room[0, f] == r)
+                if s.room_feature[0, f, r] == 0:
+                    yield s, f, r, bool(s.vault_room[0, f] == r)
 
 
 def band_sizes(**config) -> dict[int, list[int]]:
