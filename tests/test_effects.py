@@ -1,6 +1,10 @@
 """Party effects, lanterns and scrolls, unknown items (EFFECT-1, FOOD-4, WANDER-2, SECRET-2,
 ITEM-1, ITEM-2): scenes set on a reset depth-2 env (Hero, Rogue, Wizard, Cleric)."""
 
+import importlib
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -57,6 +61,11 @@ from delve_env.engine.tables import (
     WARDING_LANTERN,
 )
 from delve_env.engine.wander import wander_chance
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+soak = importlib.import_module("soak")
 
 HERO, ROGUE, WIZARD, CLERIC = 0, 1, 2, 3
 PACK = NUM_EQUIP  # the first pack slot
@@ -390,3 +399,38 @@ def test_item_2_an_item_named_known_shows_in_every_pack(scene):
     pack = scene.obs()["pack"]
     assert pack[HERO, PACK, PACK_KIND] == SATED_SCROLL == pack[CLERIC, PACK, PACK_KIND]
     assert pack[HERO, PACK, PACK_KNOWN] == 1 == pack[CLERIC, PACK, PACK_KNOWN]
+
+
+# --- the soak's invariants for this state ---------------------------------------------------
+
+
+def test_the_soak_checker_flags_broken_effects_and_known_kinds(scene):
+    """soak.InvariantChecker: an effect spent by two in a pace, a foul mark without WARD, a
+    known kind forgotten are each reported; a lantern lit and a pace walked are not."""
+    in_hall(scene)
+    s = scene.s
+    checker = soak.InvariantChecker()
+    s.known_kinds[0] |= 1 << ESP_SCROLL
+    s.effects[0] = (10, 0, 5, 0)
+    assert checker.check(s) == []
+    s.effects[0] = (9, 0, 4, 0)
+    s.pace[0] += 1
+    s.steps[0] += 1
+    assert checker.check(s) == []
+    rules = []
+    for broken in ("spent", "foul", "forgot"):
+        s.effects[0] = (7, 0, 4, 0) if broken == "spent" else (9, 0, 4, 0)
+        s.ward_foul[0] = broken == "foul"
+        s.effects[0, WARD] = 0 if broken == "foul" else s.effects[0, WARD]
+        s.known_kinds[0] = 0 if broken == "forgot" else 1 << ESP_SCROLL
+        s.pace[0] += 1
+        s.steps[0] += 1
+        rules += [v.rule for v in checker.check(s)]
+        checker.reset_baseline()
+        s.effects[0] = (9, 0, 4, 0)
+        s.ward_foul[0] = False
+        s.known_kinds[0] = 1 << ESP_SCROLL
+        checker.check(s)
+    assert "effect spent but by one pace" in rules
+    assert "foul lantern without WARD" in rules
+    assert "known kind forgotten" in rules
