@@ -10,6 +10,7 @@ from delve_env.engine.actions import (
     A_GIVE,
     A_LEAVE,
     A_MEND,
+    A_SELECT,
     A_STATUE,
     A_USE,
     A_WEAR,
@@ -80,6 +81,7 @@ def test_statue_1_stepping_up_to_the_statue_costs_no_time_and_leaving_goes_back(
     assert s.pace[0] == pace
     mask = statue.refresh()
     assert mask[A_LEAVE] and not mask[A_STATUE]
+    assert not mask[:A_SELECT].any()  # no walking, waiting, searching before the statue
     statue.act(A_LEAVE)
     assert s.mode[0] == EXPLORE and s.pace[0] == pace
 
