@@ -57,9 +57,11 @@ from delve_env.engine.floors import walk_distances
 from delve_env.engine.layout import KEYS
 from delve_env.engine.tables import (
     DOOR,
+    FEAT_STATUE,
     FIGHT,
     HALL,
     KING_SLOT,
+    NUM_ITEMS,
     NUM_MODES,
     ROOM,
     SECRET,
@@ -67,6 +69,7 @@ from delve_env.engine.tables import (
     STAIR_UP,
     STATUE,
     STORE,
+    WARD,
 )
 from delve_env.spaces import observation_space
 
@@ -75,6 +78,7 @@ GOLDEN_DIR = ROOT / "tests" / "golden"
 PRESETS: dict[str, dict] = {k: dict(v) for k, v in delve_env.IDS.items()}
 OBS_KEYS = tuple(k.name for k in KEYS)  # the fixed order of observation keys in a digest record
 WALKABLE = np.array([HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP])
+MAX_EFFECT_PACES = 10000  # config.TUNABLES: the most lantern_paces / scroll_paces may be
 MAX_RAISES = 3  # RAISE-1
 POLICY_VERSION = "splitmix64-legal-v1"  # change it if the digest policy below ever changes
 
@@ -170,6 +174,67 @@ class InvariantChecker:
             if len(self.violations) < self.limit:
                 self.violations.append(Violation(int(e), rule, detail(int(e))))
 
+    def _check_effects(self, s, now: dict, prev: dict | None, new_episode) -> None:
+        """EFFECT-1, ITEM-2, STATUE-1: effect counts in range and spent one a pace at most, the
+        foul flag only while WARD runs, known kinds real and never forgotten, the statue
+        screen only in a statue's room, thresholds in [P/4, P]."""
+        n = len(s.mode)
+        bad = lambda cond: np.flatnonzero(cond)  # noqa: E731
+        effects = now["effects"]
+        self._add(
+            bad(((effects < 0) | (effects > MAX_EFFECT_PACES)).any(axis=1)),
+            "effect count out of range",
+            lambda e: f"effects {effects[e].tolist()}",
+        )
+        self._add(
+            bad(s.ward_foul & (effects[:, WARD] == 0)),
+            "foul lantern without WARD",
+            lambda e: f"effects {effects[e].tolist()}",
+        )
+        known = now["known"]
+        self._add(
+            bad((known & ~np.int64((1 << NUM_ITEMS) - 2)) != 0),
+            "known kinds outside the item kinds",
+            lambda e: f"known_kinds {known[e]:#x}",
+        )
+        f = np.clip(s.floor, 0, s.tiles.shape[1] - 1).astype(np.int64)
+        x = np.clip(s.x, 0, s.tiles.shape[3] - 1).astype(np.int64)
+        y = np.clip(s.y, 0, s.tiles.shape[2] - 1).astype(np.int64)
+        rows = np.arange(n)
+        room = s.room_of[rows, f, y, x].astype(np.int64)
+        feature = s.room_feature[rows, f, np.maximum(room, 0)]
+        self._add(
+            bad((s.mode == STATUE) & ((room < 0) | (feature != FEAT_STATUE))),
+            "statue screen outside a statue room",
+            lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]}",
+        )
+        price, threshold = s.statue_price.astype(np.int64), s.statue_threshold.astype(np.int64)
+        self._add(
+            bad(((price > 0) & ((threshold < price // 4) | (threshold > price))).any(axis=1)),
+            "statue threshold outside [P/4, P]",
+            lambda e: f"price {price[e].tolist()} threshold {threshold[e].tolist()}",
+        )
+        if prev is None or len(prev["pace"]) != n:
+            return
+        same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
+        ticks = (now["pace"] - prev["pace"])[:, None]
+        fell = prev["effects"] - effects
+        self._add(
+            bad(same & ((fell > 0) & ((fell != 1) | (ticks != 1))).any(axis=1)),
+            "effect spent but by one pace",
+            lambda e: f"effects {prev['effects'][e].tolist()} -> {effects[e].tolist()}",
+        )
+        self._add(
+            bad(same & ((prev["known"] & ~known) != 0)),
+            "known kind forgotten",
+            lambda e: f"known_kinds {prev['known'][e]:#x} -> {known[e]:#x}",
+        )
+        self._add(
+            bad(same & (now["bids"] < prev["bids"])),
+            "statue bids went down",
+            lambda e: f"bids {prev['bids'][e]} -> {now['bids'][e]}",
+        )
+
     def check(self, s, new_episode=False, stepped=True) -> list[Violation]:
         """Check the state now; returns the violations found by this call (all of them are
         also kept in `violations` up to `limit`, and counted in `count`).
@@ -252,8 +317,12 @@ class InvariantChecker:
             "book": s.has_book.copy(),
             "pages": pages_total(s),
             "steps": s.steps.astype(np.int64),
+            "effects": s.effects.astype(np.int64),
+            "known": s.known_kinds.astype(np.int64),
+            "bids": s.stat_bids.astype(np.int64),
         }
         prev = self._prev
+        self._check_effects(s, now, prev, new_episode)
         if prev is not None and len(prev["pace"]) == n:
             same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
             moved = np.broadcast_to(np.asarray(stepped, bool), (n,))

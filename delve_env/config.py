@@ -12,12 +12,16 @@ from .engine.params import (
     P_BAND_SIZE_PER_TIER,
     P_DEPTH,
     P_GUARD_CHANCE,
+    P_LANTERN_PACES,
     P_MAX_STEPS,
     P_PAGES_PER_FLOOR,
     P_REWARD_SHAPED,
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
+    P_SCROLL_PACES,
+    P_STATUE_CHANCE,
+    P_STATUE_PRICE,
     P_TASK,
     P_TASK_FLOOR,
     P_TASK_LOCK,
@@ -61,6 +65,10 @@ TUNABLES = {
     "vault_gold_factor": (P_VAULT_GOLD_FACTOR, "int", 0, 10, "room gold rolls a vault adds"),
     "vault_items": (P_VAULT_ITEMS, "int", 0, ROOM_ITEMS, "items a vault adds from the next tier"),
     "vault_wall_chance": (P_VAULT_WALL_CHANCE, "chance", 0, 1, "chance a vault lock is a wall"),
+    "lantern_paces": (P_LANTERN_PACES, "int", 1, 10000, "paces a lit lantern's WARD lasts (EFFECT-1)"),
+    "scroll_paces": (P_SCROLL_PACES, "int", 1, 10000, "paces a read ESP, SATED or LIGHT scroll lasts"),
+    "statue_chance": (P_STATUE_CHANCE, "chance", 0, 1, "chance a floor has a living statue"),
+    "statue_price": (P_STATUE_PRICE, "int", 1, 1000, "a statue's posted price: this x floor (STATUE-1)"),
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
@@ -100,6 +108,10 @@ class Config:
     vault_gold_factor: int | None = None
     vault_items: int | None = None
     vault_wall_chance: float | None = None
+    lantern_paces: int | None = None
+    scroll_paces: int | None = None
+    statue_chance: float | None = None
+    statue_price: int | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":

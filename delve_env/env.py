@@ -78,9 +78,14 @@ class DelveEnv(gym.Env):
     any member's item, worn or packed, the fallen's too, goes to any standing member with pack
     room; a standing member wears a pack item (what was worn goes to that pack slot), takes
     worn gear off into the pack, or uses a consumable from the pack (medicinal ale, light of
-    life, gem of strength, mind sharpener, honing stone: `engine/tables.USES`). In a fight only
-    a fallen member's items change hands, to the acting member, and only the acting member
-    uses an item from their own pack; giving or using is that member's turn.
+    life, gem of strength, mind sharpener, honing stone: `engine/tables.USES`). Lanterns and
+    scrolls start party effects (EFFECT-1) and are used on oneself: any standing member lights
+    a lantern, only a reader (hero, wizard, king) reads a scroll. In a fight only a fallen
+    member's items change hands, to the acting member, and only the acting member uses an item
+    from their own pack; giving or using is that member's turn. Before a store or a statue
+    nothing is given, worn or used. Bottles, scrolls and lanterns are unknown until used or
+    named by a statue (ITEM-2): the pack shows only their look, and what may be done with an
+    unknown item is the same for every kind of its look.
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor

@@ -467,6 +467,10 @@ BAD_CONFIG = {
     "vault_gold_factor": [(-3, "vault_gold_factor must be an integer in 0..10")],
     "vault_items": [(4, "vault_items must be an integer in 0..3")],
     "vault_wall_chance": [([0.5], "vault_wall_chance must be a number in [0, 1]")],
+    "lantern_paces": [(0, "lantern_paces must be an integer in 1..10000"), (600.0, "integer")],
+    "scroll_paces": [(10001, "scroll_paces must be an integer in 1..10000")],
+    "statue_chance": [(1.01, "statue_chance must be a number in [0, 1]")],
+    "statue_price": [(0, "statue_price must be an integer in 1..1000"), (1001, "integer")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

@@ -354,6 +354,10 @@ def test_save_state_records_the_config():
         "vault_gold_factor": 3,
         "vault_items": 2,
         "vault_wall_chance": 0.5,
+        "lantern_paces": 600,
+        "scroll_paces": 240,
+        "statue_chance": 0.3,
+        "statue_price": 25,
     }
     assert meta["running"] is True
 

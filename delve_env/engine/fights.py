@@ -74,6 +74,7 @@ def start_fight(s, p, e, room, rng):
     s.mode[e] = FIGHT
     s.fight_room[e] = room
     s.fight_round[e] = 1
+    s.goodwill[e] = False  # BRIBE-3: a goodwill scroll lasts one fight
     s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
     if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush

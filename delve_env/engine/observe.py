@@ -9,6 +9,7 @@ from numba import njit
 
 from .features import feature_here
 from .fights import is_foe_alive
+from .food import meal_interval
 from .layout import (
     BAND_HERE,
     CAP,
@@ -74,6 +75,7 @@ from .layout import (
     STATUS_COURTYARD,
     STATUS_DEEPEST_MAP,
     STATUS_DEPTH,
+    STATUS_EFFECTS,
     STATUS_FEATURE,
     STATUS_FLOOR,
     STATUS_GOLD,
@@ -92,20 +94,23 @@ from .layout import (
     STATUS_SEL_MEMBER,
     STATUS_SEL_SLOT,
     STATUS_STAIR_OPEN,
+    STATUS_STATUE_PRICE,
+    STATUS_WARD_FOUL,
 )
 from .loot import has_loot
 from .moving import is_stair_open
-from .params import P_MEAL_PACES
-from .party import is_standing, level_cost
+from .party import is_known, is_standing, level_cost
 from .rooms import has_band
 from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
     ARMOR,
+    FEAT_STATUE,
     FIGHT,
     I_AV,
     I_DICE,
     I_FLAT,
     ITEMS,
+    LOOK,
     M_ATK,
     M_FLAGS,
     MAX_FOES,
@@ -116,7 +121,9 @@ from .tables import (
     MF_RANGED,
     MF_UNDEAD,
     MONSTERS,
+    NUM_EFFECTS,
     NUM_ITEM_SLOTS,
+    NUM_ITEMS,
     NUM_SPELLS,
     OFF_HAND,
     PLATE,
@@ -128,6 +135,7 @@ from .tables import (
     WALL_HISTORY,
     WALL_LOCK,
     WALL_RINGS,
+    WARD,
 )
 from .vaults import best_guess, hint_price, num_symbols, plate_size
 
@@ -249,8 +257,10 @@ def observe_status(s, p, e, out):
     out[STATUS_DEPTH] = s.floor_visited.shape[1] - 1
     out[STATUS_GOLD] = cap(s.gold[e] // 5)
     out[STATUS_RATIONS] = cap(s.rations[e])
-    out[STATUS_MEAL] = cap(int(p[P_MEAL_PACES]) - s.meal_clock[e])
-    # STATUS_EFFECTS: the four effect timers (EFFECT-1), zero until effects exist
+    out[STATUS_MEAL] = cap(meal_interval(s, p, e) - s.meal_clock[e])
+    for k in range(NUM_EFFECTS):  # EFFECT-1: paces left of each effect
+        out[STATUS_EFFECTS + k] = cap(s.effects[e, k])
+    out[STATUS_WARD_FOUL] = 1 if s.ward_foul[e] and s.effects[e, WARD] > 0 else 0
     out[STATUS_MAP_HELD] = (s.maps_held[e] >> f) & 1
     out[STATUS_BOOK] = 1 if s.has_book[e] else 0
     out[STATUS_KING] = 1 if s.has_king[e] else 0
@@ -277,6 +287,8 @@ def observe_status(s, p, e, out):
     out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
     out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
     out[STATUS_FEATURE] = feature_here(s, e)
+    if out[STATUS_FEATURE] == FEAT_STATUE:  # STATUE-1: the posted price
+        out[STATUS_STATUE_PRICE] = cap(s.statue_price[e, f] // 5)
 
 
 @njit(cache=True)
@@ -310,8 +322,11 @@ def observe_pack(s, e, out):
             if kind == 0:
                 continue
             at = (m * NUM_ITEM_SLOTS + slot) * PACK_ROW
-            out[at + PACK_KIND] = kind
-            out[at + PACK_KNOWN] = 1 if s.item_known[e, m, slot] else 0
+            if is_known(s, e, kind):
+                out[at + PACK_KIND] = kind
+                out[at + PACK_KNOWN] = 1
+            else:  # ITEM-2: only its look shows
+                out[at + PACK_KIND] = NUM_ITEMS - 1 + LOOK[kind]
             out[at + PACK_WEAR] = cap(s.item_wear[e, m, slot])
             out[at + PACK_DV] = cap(s.item_dv[e, m, slot])
 

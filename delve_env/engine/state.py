@@ -47,7 +47,7 @@ FIELDS = {
     "floor_visited": (("F",), np.bool_),  # floors reached so far (LUCK-1 sessions)
     "effects": ((NUM_EFFECTS,), np.int16),  # paces left of WARD, ESP, SATED, LIGHT (EFFECT-1)
     "ward_foul": ((), np.bool_),  # the WARD slot holds the foul lantern (2x, WANDER-2)
-    "known_kinds": ((), np.int32),  # bit k set = item kind k is known (ITEM-2)
+    "known_kinds": ((), np.int32),  # bit k set = kind k is known (ITEM-2, party.is_known)
     "practice": ((), np.bool_),  # the fight is a practice bout (COURT-2)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),
@@ -68,7 +68,6 @@ FIELDS = {
     "item": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # item kind; slots 0-2 worn, 3-10 pack
     "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
     "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)
-    "item_known": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.bool_),  # ITEM-2
     "sel_member": ((), np.int8),  # member whose item is selected, -1 none (actions.A_SELECT)
     "sel_slot": ((), np.int8),  # the selected item slot, -1 none
     # --- floors ---

@@ -78,7 +78,6 @@ def _struct_of(nt):
     s.item = nt.item
     s.item_wear = nt.item_wear
     s.item_dv = nt.item_dv
-    s.item_known = nt.item_known
     s.sel_member = nt.sel_member
     s.sel_slot = nt.sel_slot
     s.tiles = nt.tiles
@@ -201,7 +200,6 @@ def clear_slot(s, e):
     s.item[e] = 0
     s.item_wear[e] = 0
     s.item_dv[e] = 0
-    s.item_known[e] = 0
     s.sel_member[e] = 0
     s.sel_slot[e] = 0
     s.tiles[e] = 0
