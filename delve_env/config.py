@@ -10,8 +10,11 @@ from .engine.params import (
     P_BAND_SECOND_KIND,
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
+    P_BRIBE_REVEAL,
+    P_BRIBE_STONE,
     P_DEPTH,
     P_GUARD_CHANCE,
+    P_LISTEN_HEAR,
     P_MAX_STEPS,
     P_PAGES_PER_FLOOR,
     P_REWARD_SHAPED,
@@ -61,6 +64,9 @@ TUNABLES = {
     "vault_gold_factor": (P_VAULT_GOLD_FACTOR, "int", 0, 10, "room gold rolls a vault adds"),
     "vault_items": (P_VAULT_ITEMS, "int", 0, ROOM_ITEMS, "items a vault adds from the next tier"),
     "vault_wall_chance": (P_VAULT_WALL_CHANCE, "chance", 0, 1, "chance a vault lock is a wall"),
+    "listen_chance": (P_LISTEN_HEAR, "chance", 0, 1, "chance a band is heard at a door (LISTEN-1)"),
+    "bribe_reveal_chance": (P_BRIBE_REVEAL, "chance", 0, 1, "chance a paid band shows the rooms"),
+    "bribe_stone_chance": (P_BRIBE_STONE, "chance", 0, 1, "chance a paid band hands a stone"),
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
@@ -100,6 +106,9 @@ class Config:
     vault_gold_factor: int | None = None
     vault_items: int | None = None
     vault_wall_chance: float | None = None
+    listen_chance: float | None = None
+    bribe_reveal_chance: float | None = None
+    bribe_stone_chance: float | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":

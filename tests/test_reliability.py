@@ -467,6 +467,9 @@ BAD_CONFIG = {
     "vault_gold_factor": [(-3, "vault_gold_factor must be an integer in 0..10")],
     "vault_items": [(4, "vault_items must be an integer in 0..3")],
     "vault_wall_chance": [([0.5], "vault_wall_chance must be a number in [0, 1]")],
+    "listen_chance": [(1.01, "listen_chance must be a number in [0, 1]")],
+    "bribe_reveal_chance": [("half", "bribe_reveal_chance must be a number")],
+    "bribe_stone_chance": [(-1, "bribe_stone_chance must be a number in [0, 1]")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

@@ -58,12 +58,9 @@ def num_foes_alive(s, e):
 
 
 @njit(cache=True)
-def start_fight(s, p, e, room, rng):
-    """FIGHT-1..2: the foes line up; each side rolls a d6 and a higher band swings first.
-
-    A guarded room's band (room >= 0) is copied in, wounds and all; a wandering band is
-    already in the foe rows.
-    """
+def line_up(s, p, e, room):
+    """The foes line up for a fight: a guarded room's band (room >= 0) is copied in, wounds
+    and all; a wandering band is already in the foe rows. No bribe asked, no goodwill yet."""
     f = s.floor[e]
     for k in range(MAX_FOES):
         if room >= 0:
@@ -74,8 +71,17 @@ def start_fight(s, p, e, room, rng):
     s.mode[e] = FIGHT
     s.fight_room[e] = room
     s.fight_round[e] = 1
+    s.bribe_asked[e] = False
+    s.goodwill[e] = False
+    s.sneaker[e] = -1
     s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
+
+
+@njit(cache=True)
+def start_fight(s, p, e, room, rng):
+    """FIGHT-1..2: the foes line up; each side rolls a d6 and a higher band swings first."""
+    line_up(s, p, e, room)
     if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush
         s.events[e] |= EV_AMBUSH
         monster_round(s, p, e, rng)
@@ -83,6 +89,19 @@ def start_fight(s, p, e, room, rng):
             win_fight(s, p, e, rng)
             return
     s.actor[e] = first_standing_position(s, e, 0)
+
+
+@njit(cache=True)
+def start_sneak(s, p, e, room, m):
+    """SNEAK-1: nothing in the room sees member m come in: m takes a whole turn alone against
+    surprised foes (`member_attack`), then the band takes one round on m alone (`end_turn`),
+    then it is an ordinary fight with no ambush roll."""
+    line_up(s, p, e, room)
+    s.sneaker[e] = m
+    for pos in range(MAX_MEMBERS):
+        if s.order[e, pos] == m:
+            s.actor[e] = pos
+    s.stat_sneaks[e] += 1
 
 
 @njit(cache=True)
@@ -159,10 +178,11 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
         s.luck[e, m] -= 1  # LUCK-2
         s.dirty[e] |= DIRTY_PARTY
         bonus += roll(rng, e, 1)
+    surprised = s.sneaker[e] == m  # SNEAK-1: a surprised foe resists with its defense alone
     hits, ties = 0, 0
     for _ in range(num_attacks):
         mine = randint(rng, e, 20) + 1 + bonus
-        theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_DEF]
+        theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)
         if mine >= theirs:
             hits += 1
             ties += mine == theirs
@@ -170,7 +190,7 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
                 hit_foe(s, p, e, m, k, rng)
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
-    if counters and (hits == 0 or (num_attacks == 1 and ties == 1)):
+    if counters and not surprised and (hits == 0 or (num_attacks == 1 and ties == 1)):
         hit_member(s, e, k, m, rng)
 
 
@@ -201,10 +221,15 @@ def pick_target(s, p, e, rng):
 
 @njit(cache=True)
 def monster_attack(s, p, e, k, rng):
-    """ATTACK-1 from the band's side: the target's d20 resists; a melee target counters."""
+    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim."""
     m = pick_target(s, p, e, rng)
-    if m < 0:
-        return
+    if m >= 0:
+        attack_member(s, p, e, k, m, rng)
+
+
+@njit(cache=True)
+def attack_member(s, p, e, k, m, rng):
+    """Foe k attacks member m: the target's d20 resists; a melee target counters."""
     kind = s.foe_kind[e, k]
     theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
     mine = randint(rng, e, 20) + 1
@@ -225,15 +250,23 @@ def monster_round(s, p, e, rng):
 
 
 @njit(cache=True)
-def win_fight(s, p, e, rng):
-    """The band is dead: a room is the party's; a wandering band leaves a little gold."""
+def end_fight_for_room(s, p, e, rng):
+    """The band is gone (beaten or paid): the fight ends and a guarded room is the party's."""
     s.mode[e] = EXPLORE
+    s.sneaker[e] = -1
     f, room = s.floor[e], s.fight_room[e]
     if room >= 0:
         s.band_kind[e, f, room, :] = -1
         s.band_hp[e, f, room, :] = 0
         free_king(s, p, e, rng)
-    else:
+
+
+@njit(cache=True)
+def win_fight(s, p, e, rng):
+    """The band is dead: a room is the party's; a wandering band leaves a little gold."""
+    end_fight_for_room(s, p, e, rng)
+    f, room = s.floor[e], s.fight_room[e]
+    if room < 0:
         gold = roll(rng, e, int(p[P_WANDER_GOLD_DICE])) * f  # WANDER-3
         s.gold[e] += gold
         s.stat_gold[e] += gold
@@ -242,9 +275,23 @@ def win_fight(s, p, e, rng):
 
 @njit(cache=True)
 def end_turn(s, p, e, rng):
-    """Pass the turn down the marching order; after the last member the band acts."""
+    """Pass the turn down the marching order; after the last member the band acts. After a
+    sneaker's lone turn the band takes its round on the sneaker alone, then the rest walk in
+    (SNEAK-1)."""
     if num_foes_alive(s, e) == 0:
         win_fight(s, p, e, rng)
+        return
+    if s.sneaker[e] >= 0:
+        m = s.sneaker[e]
+        s.sneaker[e] = -1
+        for k in range(MAX_FOES):
+            if is_foe_alive(s, e, k) and is_standing(s, e, m):
+                attack_member(s, p, e, k, m, rng)
+        if num_foes_alive(s, e) == 0:
+            win_fight(s, p, e, rng)
+            return
+        s.actor[e] = first_standing_position(s, e, 0)
+        s.dirty[e] |= DIRTY_PARTY
         return
     nxt = first_standing_position(s, e, s.actor[e] + 1)
     if nxt < 0:
@@ -273,6 +320,7 @@ def run_away(s, e, rng):
                 n += 1
     s.foe_kind[e, :] = -1
     s.mode[e] = EXPLORE
+    s.sneaker[e] = -1
     s.stat_flights[e] += 1
     s.events[e] |= EV_FLED
     land_in_hall(s, e, rng)

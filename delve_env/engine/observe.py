@@ -7,6 +7,8 @@ reset or a load) recomputes everything from the state, and gives the very same b
 
 from numba import njit
 
+from .bribes import bribe_chance, bribe_price
+from .doors import door_room
 from .features import feature_here
 from .fights import is_foe_alive
 from .layout import (
@@ -15,9 +17,14 @@ from .layout import (
     COARSE_PARTY,
     CROP,
     FIGHT_AT,
+    FIGHT_BRIBE_ASKED,
+    FIGHT_BRIBE_CHANCE,
+    FIGHT_BRIBE_PRICE,
     FIGHT_BYTES,
     FIGHT_FOES,
+    FIGHT_GOODWILL,
     FIGHT_ROUND,
+    FIGHT_SNEAK,
     FOE_ALIVE,
     FOE_ATTACK,
     FOE_EATER,
@@ -77,6 +84,7 @@ from .layout import (
     STATUS_FEATURE,
     STATUS_FLOOR,
     STATUS_GOLD,
+    STATUS_HEARD,
     STATUS_HOURS,
     STATUS_HUNTING,
     STATUS_IN_ROOM,
@@ -141,6 +149,8 @@ def cap(x):
 @njit(cache=True)
 def room_code(s, e, f, r):
     """The map code room r's tiles show: its band, else its loot, once entered; else room."""
+    if s.room_heard[e, f, r] and has_band(s, e, f, r):  # LISTEN-1
+        return BAND_HERE
     if s.room_entered[e, f, r] and s.room_known[e, f, r]:
         if has_band(s, e, f, r):
             return BAND_HERE
@@ -277,6 +287,14 @@ def observe_status(s, p, e, out):
     out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
     out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
     out[STATUS_FEATURE] = feature_here(s, e)
+    r = door_room(s, e)
+    if r >= 0 and s.room_heard[e, f, r]:  # LISTEN-1: what was heard behind this door
+        heard = 0
+        for k in range(MAX_FOES):
+            kind = s.band_kind[e, f, r, k]
+            if kind >= 0 and heard < 2 and (heard == 0 or out[STATUS_HEARD] != kind + 1):
+                out[STATUS_HEARD + heard] = kind + 1
+                heard += 1
 
 
 @njit(cache=True)
@@ -296,9 +314,13 @@ def observe_fight(s, e, out):
         row[FOE_RANGED] = 1 if flags & MF_RANGED else 0
         row[FOE_UNDEAD] = 1 if flags & MF_UNDEAD else 0
         row[FOE_EATER] = 1 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0
-    # FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE (BRIBE-1) and FIGHT_SNEAK: zero until they exist
     if s.mode[e] == FIGHT:
         out[FIGHT_ROUND] = cap(s.fight_round[e])
+        out[FIGHT_BRIBE_CHANCE] = bribe_chance(s, e)  # BRIBE-1
+        out[FIGHT_BRIBE_PRICE] = cap(bribe_price(s, e) // 5)
+        out[FIGHT_BRIBE_ASKED] = 1 if s.bribe_asked[e] else 0
+        out[FIGHT_GOODWILL] = 1 if s.goodwill[e] else 0
+        out[FIGHT_SNEAK] = 1 if s.sneaker[e] >= 0 else 0
 
 
 @njit(cache=True)

@@ -314,6 +314,8 @@ EVENT_NAMES = (
     "hunting",
     "vault opened",
     "vault wound",
+    "bribe paid",
+    "band heard",
 )
 (
     EV_NEW_ROOM,
@@ -337,5 +339,7 @@ EVENT_NAMES = (
     EV_HUNTING,
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
+    EV_BRIBE,
+    EV_HEARD,
 ) = (1 << i for i in range(len(EVENT_NAMES)))
 NUM_EVENTS = len(EVENT_NAMES)
