@@ -6,7 +6,7 @@ from numba import njit
 from .monsters import monster_hearts
 from .moving import land_in_hall
 from .params import P_FRONT_AIM, P_KILL_XP, P_MONSTER_ATK, P_WANDER_GOLD_DICE
-from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
+from .party import drop_item, first_standing_position, gain_xp, is_standing, share_xp, wound
 from .quest import free_king
 from .rng import chance, randint, roll
 from .state import DIRTY_PACK, DIRTY_PARTY
@@ -15,9 +15,12 @@ from .tables import (
     C_SKILLS,
     CLASSES,
     EV_AMBUSH,
+    EV_ARMOR_BITE,
+    EV_DRAINED,
     EV_FIGHT,
     EV_FLED,
     EV_KILL,
+    EV_METAL_BITE,
     EXPLORE,
     FIGHT,
     I_AV,
@@ -34,13 +37,19 @@ from .tables import (
     M_FLAT,
     MAX_FOES,
     MAX_MEMBERS,
+    MF_ARMOR_EATER,
+    MF_DRAINER,
+    MF_FOOD_THIEF,
+    MF_METAL_EATER,
     MF_RANGED,
+    MF_XP_DRAINER,
     MONSTERS,
     OFF_HAND,
     READY,
 )
 
 UNARMED_DAMAGE = 2  # DMG-1
+XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
 @njit(cache=True)
@@ -110,14 +119,21 @@ def is_ranged_weapon(kind):
 
 
 @njit(cache=True)
+def weapon_left(kind, wear):
+    """GEAR-EAT-1: (dice, flat bonus) a weapon has left after `wear` bites: each bite takes a
+    point of the bonus first, then a whole die."""
+    flat, dice, wear = int(ITEMS[kind, I_FLAT]), int(ITEMS[kind, I_DICE]), int(wear)
+    return max(0, dice - max(0, wear - flat)), max(0, flat - wear)
+
+
+@njit(cache=True)
 def weapon_damage(s, e, m, rng):
-    """DMG-1: weapon dice plus flat bonus, less what eaters wore off; unarmed is 2."""
+    """DMG-1: weapon dice plus flat bonus, what eaters left of them; unarmed is 2."""
     kind = s.item[e, m, READY]
     if kind == 0:
         return UNARMED_DAMAGE
-    return max(
-        0, roll(rng, e, ITEMS[kind, I_DICE]) + ITEMS[kind, I_FLAT] - s.item_wear[e, m, READY]
-    )
+    dice, flat = weapon_left(kind, s.item_wear[e, m, READY])
+    return roll(rng, e, dice) + flat
 
 
 @njit(cache=True)
@@ -158,11 +174,59 @@ def hit_foe(s, p, e, m, k, rng):
 
 
 @njit(cache=True)
-def hit_member(s, e, k, m, rng):
-    """Foe k's damage dice, less armor, wound member m."""
+def bite_weapon(s, e, m):
+    """GEAR-EAT-1: a metal eater wears the ready weapon by one; ground to nothing, it is gone
+    and the hand is empty."""
+    kind = s.item[e, m, READY]
+    if kind == 0:
+        return
+    s.item_wear[e, m, READY] += 1
+    s.events[e] |= EV_METAL_BITE
+    dice, flat = weapon_left(kind, s.item_wear[e, m, READY])
+    if dice == 0 and flat == 0:
+        drop_item(s, e, m, READY)
+    s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+
+
+@njit(cache=True)
+def grind_armor(s, e, m):
+    """GEAR-EAT-2: an armor eater takes 1 AV off the shield while it has any, else off the
+    armor; a piece at 0 AV keeps its row until repaired."""
+    for slot in (OFF_HAND, ARMOR):
+        kind = s.item[e, m, slot]
+        if kind > 0 and s.item_wear[e, m, slot] < ITEMS[kind, I_AV]:
+            s.item_wear[e, m, slot] += 1
+            s.events[e] |= EV_ARMOR_BITE
+            s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+            return
+
+
+@njit(cache=True)
+def hit_member(s, p, e, k, m, rng):
+    """Foe k's damage dice, less armor, wound member m (MON-2): eaters bite as well, drainers
+    drain instead (DRAIN-1: the ceiling to a floor of 1, XP never below the level's start,
+    rations)."""
     kind = s.foe_kind[e, k]
-    damage = roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT]
-    wound(s, e, m, absorb(s, e, m, damage), rng)
+    flags = MONSTERS[kind, M_FLAGS]
+    damage = absorb(s, e, m, roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT])
+    if flags & MF_METAL_EATER:
+        bite_weapon(s, e, m)
+    if flags & MF_ARMOR_EATER:
+        grind_armor(s, e, m)
+    if damage <= 0:
+        return
+    if flags & MF_DRAINER:
+        s.ceiling[e, m] = max(1, s.ceiling[e, m] - damage)
+        s.hp[e, m] = min(s.hp[e, m], s.ceiling[e, m])
+    elif flags & MF_XP_DRAINER:
+        s.xp[e, m] = max(0, s.xp[e, m] - XP_PER_DRAIN * damage)
+    elif flags & MF_FOOD_THIEF:
+        s.rations[e] = max(0, s.rations[e] - damage)
+    else:
+        wound(s, e, m, damage, rng)
+        return
+    s.events[e] |= EV_DRAINED
+    s.dirty[e] |= DIRTY_PARTY
 
 
 @njit(cache=True)
@@ -191,7 +255,7 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     if counters and not surprised and (hits == 0 or (num_attacks == 1 and ties == 1)):
-        hit_member(s, e, k, m, rng)
+        hit_member(s, p, e, k, m, rng)
 
 
 @njit(cache=True)
@@ -236,7 +300,7 @@ def attack_member(s, p, e, k, m, rng):
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])
     if theirs >= mine:
-        hit_member(s, e, k, m, rng)
+        hit_member(s, p, e, k, m, rng)
     if theirs <= mine and counters and is_standing(s, e, m):
         hit_foe(s, p, e, m, k, rng)
 

@@ -10,7 +10,7 @@ from numba import njit
 from .bribes import bribe_chance, bribe_price
 from .doors import door_room
 from .features import feature_here
-from .fights import is_foe_alive
+from .fights import is_foe_alive, weapon_left
 from .layout import (
     BAND_HERE,
     CAP,
@@ -111,8 +111,6 @@ from .tables import (
     ARMOR,
     FIGHT,
     I_AV,
-    I_DICE,
-    I_FLAT,
     ITEMS,
     M_ATK,
     M_FLAGS,
@@ -244,8 +242,8 @@ def observe_party(s, p, e, out):
         row[PARTY_RAISED] = s.raised[e, m]
         row[PARTY_ACTING] = 1 if m == acting else 0
         kind = s.item[e, m, READY]
-        dice, flat = (0, 2) if kind == 0 else (ITEMS[kind, I_DICE], ITEMS[kind, I_FLAT])
-        row[PARTY_DAMAGE] = cap(7 * int(dice) + 2 * (int(flat) - int(s.item_wear[e, m, READY])))
+        dice, flat = (0, 2) if kind == 0 else weapon_left(kind, s.item_wear[e, m, READY])
+        row[PARTY_DAMAGE] = cap(7 * dice + 2 * flat)
         row[PARTY_ARMOR] = cap(armor_value(s, e, m))
         row[PARTY_ATTACK] = cap(s.atk[e, m])
 

@@ -316,6 +316,9 @@ EVENT_NAMES = (
     "vault wound",
     "bribe paid",
     "band heard",
+    "metal bite",
+    "armor bite",
+    "drained",
 )
 (
     EV_NEW_ROOM,
@@ -341,5 +344,8 @@ EVENT_NAMES = (
     EV_VAULT_WOUND,
     EV_BRIBE,
     EV_HEARD,
+    EV_METAL_BITE,
+    EV_ARMOR_BITE,
+    EV_DRAINED,
 ) = (1 << i for i in range(len(EVENT_NAMES)))
 NUM_EVENTS = len(EVENT_NAMES)
