@@ -10,9 +10,12 @@ from .engine.params import (
     P_BAND_SECOND_KIND,
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
+    P_BRIBE_REVEAL,
+    P_BRIBE_STONE,
     P_DEPTH,
     P_GUARD_CHANCE,
     P_LANTERN_PACES,
+    P_LISTEN_HEAR,
     P_MAX_STEPS,
     P_PAGES_PER_FLOOR,
     P_REWARD_SHAPED,
@@ -69,6 +72,9 @@ TUNABLES = {
     "scroll_paces": (P_SCROLL_PACES, "int", 1, 10000, "paces a read ESP, SATED or LIGHT scroll lasts"),
     "statue_chance": (P_STATUE_CHANCE, "chance", 0, 1, "chance a floor has a living statue"),
     "statue_price": (P_STATUE_PRICE, "int", 1, 1000, "a statue's posted price: this x floor (STATUE-1)"),
+    "listen_chance": (P_LISTEN_HEAR, "chance", 0, 1, "chance a band is heard at a door (LISTEN-1)"),
+    "bribe_reveal_chance": (P_BRIBE_REVEAL, "chance", 0, 1, "chance a paid band shows the rooms"),
+    "bribe_stone_chance": (P_BRIBE_STONE, "chance", 0, 1, "chance a paid band hands a stone"),
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
@@ -112,6 +118,9 @@ class Config:
     scroll_paces: int | None = None
     statue_chance: float | None = None
     statue_price: int | None = None
+    listen_chance: float | None = None
+    bribe_reveal_chance: float | None = None
+    bribe_stone_chance: float | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":

@@ -471,6 +471,9 @@ BAD_CONFIG = {
     "scroll_paces": [(10001, "scroll_paces must be an integer in 1..10000")],
     "statue_chance": [(1.01, "statue_chance must be a number in [0, 1]")],
     "statue_price": [(0, "statue_price must be an integer in 1..1000"), (1001, "integer")],
+    "listen_chance": [(1.01, "listen_chance must be a number in [0, 1]")],
+    "bribe_reveal_chance": [("half", "bribe_reveal_chance must be a number")],
+    "bribe_stone_chance": [(-1, "bribe_stone_chance must be a number in [0, 1]")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

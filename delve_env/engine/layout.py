@@ -157,6 +157,10 @@ STATUS_STATUE_PRICE = STATUS.add(
     "statue price", CAP, "the party's room's living statue's posted price in fives (STATUE-1)"
 )
 STATUS_PRACTICE = STATUS.add("practice", 1, "the fight is a practice bout (COURT-2)")
+STATUS_HEARD = STATUS.add(
+    "heard", NUM_MONSTERS, "kinds + 1 of the band heard behind the party's door (LISTEN-1), "
+    "0 none heard", count=2,
+)  # fmt: skip
 
 # --- fight: one row per foe, then the fight ----------------------------------------------------
 FOE = Key("foe", (MAX_FOES,))
@@ -173,7 +177,9 @@ FIGHT_FOES = FIGHT.add_rows("foes", FOE, MAX_FOES, f"{MAX_FOES} rows of the `foe
 FIGHT_BRIBE_CHANCE = FIGHT.add("bribe chance", 100, "the band's bribe chance in percent (BRIBE-1)")
 FIGHT_BRIBE_PRICE = FIGHT.add("bribe price", CAP, "the bribe's price in fives of gold")
 FIGHT_ROUND = FIGHT.add("round", CAP, "the round, from 1")
-FIGHT_SNEAK = FIGHT.add("sneak", 2, "sneak phase (SNEAK-1)")
+FIGHT_SNEAK = FIGHT.add("sneak", 1, "one member sneaked in and acts alone (SNEAK-1)")
+FIGHT_BRIBE_ASKED = FIGHT.add("bribe asked", 1, "the band was asked for a bribe (BRIBE-1)")
+FIGHT_GOODWILL = FIGHT.add("goodwill", 1, "a goodwill scroll was read this fight (BRIBE-3)")
 
 # --- puzzle: the vault lock of the room the party stands in ---------------------------------
 PUZZLE = Key("puzzle", (), "the vault lock of the room the party stands in, else zeros")

@@ -7,8 +7,10 @@ reset or a load) recomputes everything from the state, and gives the very same b
 
 from numba import njit
 
+from .bribes import bribe_chance, bribe_price
+from .doors import door_room
 from .features import feature_here
-from .fights import is_foe_alive
+from .fights import is_foe_alive, weapon_left
 from .food import meal_interval
 from .layout import (
     BAND_HERE,
@@ -16,9 +18,14 @@ from .layout import (
     COARSE_PARTY,
     CROP,
     FIGHT_AT,
+    FIGHT_BRIBE_ASKED,
+    FIGHT_BRIBE_CHANCE,
+    FIGHT_BRIBE_PRICE,
     FIGHT_BYTES,
     FIGHT_FOES,
+    FIGHT_GOODWILL,
     FIGHT_ROUND,
+    FIGHT_SNEAK,
     FOE_ALIVE,
     FOE_ATTACK,
     FOE_EATER,
@@ -79,6 +86,7 @@ from .layout import (
     STATUS_FEATURE,
     STATUS_FLOOR,
     STATUS_GOLD,
+    STATUS_HEARD,
     STATUS_HOURS,
     STATUS_HUNTING,
     STATUS_IN_ROOM,
@@ -107,8 +115,6 @@ from .tables import (
     FEAT_STATUE,
     FIGHT,
     I_AV,
-    I_DICE,
-    I_FLAT,
     ITEMS,
     LOOK,
     M_ATK,
@@ -149,6 +155,8 @@ def cap(x):
 @njit(cache=True)
 def room_code(s, e, f, r):
     """The map code room r's tiles show: its band, else its loot, once entered; else room."""
+    if s.room_heard[e, f, r] and has_band(s, e, f, r):  # LISTEN-1
+        return BAND_HERE
     if s.room_entered[e, f, r] and s.room_known[e, f, r]:
         if has_band(s, e, f, r):
             return BAND_HERE
@@ -242,8 +250,8 @@ def observe_party(s, p, e, out):
         row[PARTY_RAISED] = s.raised[e, m]
         row[PARTY_ACTING] = 1 if m == acting else 0
         kind = s.item[e, m, READY]
-        dice, flat = (0, 2) if kind == 0 else (ITEMS[kind, I_DICE], ITEMS[kind, I_FLAT])
-        row[PARTY_DAMAGE] = cap(7 * int(dice) + 2 * (int(flat) - int(s.item_wear[e, m, READY])))
+        dice, flat = (0, 2) if kind == 0 else weapon_left(kind, s.item_wear[e, m, READY])
+        row[PARTY_DAMAGE] = cap(7 * dice + 2 * flat)
         row[PARTY_ARMOR] = cap(armor_value(s, e, m))
         row[PARTY_ATTACK] = cap(s.atk[e, m])
 
@@ -289,6 +297,14 @@ def observe_status(s, p, e, out):
     out[STATUS_FEATURE] = feature_here(s, e)
     if out[STATUS_FEATURE] == FEAT_STATUE:  # STATUE-1: the posted price
         out[STATUS_STATUE_PRICE] = cap(s.statue_price[e, f] // 5)
+    r = door_room(s, e)
+    if r >= 0 and s.room_heard[e, f, r]:  # LISTEN-1: what was heard behind this door
+        heard = 0
+        for k in range(MAX_FOES):
+            kind = s.band_kind[e, f, r, k]
+            if kind >= 0 and heard < 2 and (heard == 0 or out[STATUS_HEARD] != kind + 1):
+                out[STATUS_HEARD + heard] = kind + 1
+                heard += 1
 
 
 @njit(cache=True)
@@ -308,9 +324,13 @@ def observe_fight(s, e, out):
         row[FOE_RANGED] = 1 if flags & MF_RANGED else 0
         row[FOE_UNDEAD] = 1 if flags & MF_UNDEAD else 0
         row[FOE_EATER] = 1 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0
-    # FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE (BRIBE-1) and FIGHT_SNEAK: zero until they exist
     if s.mode[e] == FIGHT:
         out[FIGHT_ROUND] = cap(s.fight_round[e])
+        out[FIGHT_BRIBE_CHANCE] = bribe_chance(s, e)  # BRIBE-1
+        out[FIGHT_BRIBE_PRICE] = cap(bribe_price(s, e) // 5)
+        out[FIGHT_BRIBE_ASKED] = 1 if s.bribe_asked[e] else 0
+        out[FIGHT_GOODWILL] = 1 if s.goodwill[e] else 0
+        out[FIGHT_SNEAK] = 1 if s.sneaker[e] >= 0 else 0
 
 
 @njit(cache=True)

@@ -336,6 +336,11 @@ EVENT_NAMES = (
     "hunting",
     "vault opened",
     "vault wound",
+    "bribe paid",
+    "band heard",
+    "metal bite",
+    "armor bite",
+    "drained",
 )
 (
     EV_NEW_ROOM,
@@ -359,5 +364,10 @@ EVENT_NAMES = (
     EV_HUNTING,
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
+    EV_BRIBE,
+    EV_HEARD,
+    EV_METAL_BITE,
+    EV_ARMOR_BITE,
+    EV_DRAINED,
 ) = (1 << i for i in range(len(EVENT_NAMES)))
 NUM_EVENTS = len(EVENT_NAMES)
