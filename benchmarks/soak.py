@@ -64,14 +64,19 @@ from delve_env.engine.tables import (
     DOOR,
     FEAT_BATH,
     FEAT_NONE,
+    FEAT_STATUE,
     FIGHT,
     HALL,
     KING_SLOT,
+    NUM_ITEMS,
     NUM_MODES,
     ROOM,
     SECRET,
     STAIR_DOWN,
     STAIR_UP,
+    STATUE,
+    STORE,
+    WARD,
 )
 from delve_env.spaces import observation_space
 
@@ -80,6 +85,7 @@ GOLDEN_DIR = ROOT / "tests" / "golden"
 PRESETS: dict[str, dict] = {k: dict(v) for k, v in delve_env.IDS.items()}
 OBS_KEYS = tuple(k.name for k in KEYS)  # the fixed order of observation keys in a digest record
 WALKABLE = np.array([HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP])
+MAX_EFFECT_PACES = 10000  # config.TUNABLES: the most lantern_paces / scroll_paces may be
 MAX_RAISES = 3  # RAISE-1
 POLICY_VERSION = "splitmix64-legal-v1"  # change it if the digest policy below ever changes
 
@@ -175,6 +181,67 @@ class InvariantChecker:
             if len(self.violations) < self.limit:
                 self.violations.append(Violation(int(e), rule, detail(int(e))))
 
+    def _check_effects(self, s, now: dict, prev: dict | None, new_episode) -> None:
+        """EFFECT-1, ITEM-2, STATUE-1: effect counts in range and spent one a pace at most, the
+        foul flag only while WARD runs, known kinds real and never forgotten, the statue
+        screen only in a statue's room, thresholds in [P/4, P]."""
+        n = len(s.mode)
+        bad = lambda cond: np.flatnonzero(cond)  # noqa: E731
+        effects = now["effects"]
+        self._add(
+            bad(((effects < 0) | (effects > MAX_EFFECT_PACES)).any(axis=1)),
+            "effect count out of range",
+            lambda e: f"effects {effects[e].tolist()}",
+        )
+        self._add(
+            bad(s.ward_foul & (effects[:, WARD] == 0)),
+            "foul lantern without WARD",
+            lambda e: f"effects {effects[e].tolist()}",
+        )
+        known = now["known"]
+        self._add(
+            bad((known & ~np.int64((1 << NUM_ITEMS) - 2)) != 0),
+            "known kinds outside the item kinds",
+            lambda e: f"known_kinds {known[e]:#x}",
+        )
+        f = np.clip(s.floor, 0, s.tiles.shape[1] - 1).astype(np.int64)
+        x = np.clip(s.x, 0, s.tiles.shape[3] - 1).astype(np.int64)
+        y = np.clip(s.y, 0, s.tiles.shape[2] - 1).astype(np.int64)
+        rows = np.arange(n)
+        room = s.room_of[rows, f, y, x].astype(np.int64)
+        feature = s.room_feature[rows, f, np.maximum(room, 0)]
+        self._add(
+            bad((s.mode == STATUE) & ((room < 0) | (feature != FEAT_STATUE))),
+            "statue screen outside a statue room",
+            lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]}",
+        )
+        price, threshold = s.statue_price.astype(np.int64), s.statue_threshold.astype(np.int64)
+        self._add(
+            bad(((price > 0) & ((threshold < price // 4) | (threshold > price))).any(axis=1)),
+            "statue threshold outside [P/4, P]",
+            lambda e: f"price {price[e].tolist()} threshold {threshold[e].tolist()}",
+        )
+        if prev is None or len(prev["pace"]) != n:
+            return
+        same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
+        ticks = (now["pace"] - prev["pace"])[:, None]
+        fell = prev["effects"] - effects
+        self._add(
+            bad(same & ((fell > 0) & ((fell != 1) | (ticks != 1))).any(axis=1)),
+            "effect spent but by one pace",
+            lambda e: f"effects {prev['effects'][e].tolist()} -> {effects[e].tolist()}",
+        )
+        self._add(
+            bad(same & ((prev["known"] & ~known) != 0)),
+            "known kind forgotten",
+            lambda e: f"known_kinds {prev['known'][e]:#x} -> {known[e]:#x}",
+        )
+        self._add(
+            bad(same & (now["bids"] < prev["bids"])),
+            "statue bids went down",
+            lambda e: f"bids {prev['bids'][e]} -> {now['bids'][e]}",
+        )
+
     def check(self, s, new_episode=False, stepped=True) -> list[Violation]:
         """Check the state now; returns the violations found by this call (all of them are
         also kept in `violations` up to `limit`, and counted in `count`).
@@ -261,8 +328,12 @@ class InvariantChecker:
             "book": s.has_book.copy(),
             "pages": pages_total(s),
             "steps": s.steps.astype(np.int64),
+            "effects": s.effects.astype(np.int64),
+            "known": s.known_kinds.astype(np.int64),
+            "bids": s.stat_bids.astype(np.int64),
         }
         prev = self._prev
+        self._check_effects(s, now, prev, new_episode)
         if prev is not None and len(prev["pace"]) == n:
             same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
             moved = np.broadcast_to(np.asarray(stepped, bool), (n,))
@@ -416,6 +487,7 @@ class SoakReport:
     refusals: int = 0  # masked actions refused with ValueError (strict mode)
     noops: int = 0  # masked actions taken as no-ops (noop mode)
     fights: int = 0  # steps taken in FIGHT mode
+    visits: dict = field(default_factory=dict)  # what random play reached (`VISITS`) -> count
     exceptions: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # invariant and API violations
     problem_count: int = 0
@@ -440,6 +512,7 @@ class SoakReport:
             "term": self.terminated,
             "trunc": self.truncated,
             "fight steps": self.fights,
+            **{what: self.visits.get(what, 0) for what in VISITS},
             "refused": self.refusals,
             "noops": self.noops,
             "problems": self.problem_count,
@@ -447,6 +520,30 @@ class SoakReport:
             "seconds": round(self.seconds, 1),
             "steps/s": int(self.steps / max(self.seconds, 1e-9)),
         }
+
+
+# What the rooms' features and the economy saw in a soak: entries into a mode, or the rise of an
+# episode statistic (issue 9: random play must reach every one of them).
+VISITS = {
+    "stores": lambda s: s.mode == STORE,
+    "statues": lambda s: s.mode == STATUE,
+    "chests": lambda s: s.stat_chests,
+    "traps": lambda s: s.stat_traps,
+    "bought": lambda s: s.stat_bought,
+    "sold": lambda s: s.stat_sold,
+    "bids": lambda s: s.stat_bids,
+    "baths": lambda s: s.stat_baths,
+    "bouts": lambda s: s.stat_bouts,
+}
+
+
+def count_visits(visits: dict, before: dict, s, same: np.ndarray) -> dict:
+    """Add to `visits` what each slot still in its episode (`same`) reached since `before`
+    (the `VISITS` values then); returns the values now."""
+    now = {what: np.asarray(get(s)).astype(np.int64) for what, get in VISITS.items()}
+    for what, value in now.items():
+        visits[what] = visits.get(what, 0) + int(np.maximum(value - before[what], 0)[same].sum())
+    return now
 
 
 def soak_vector(
@@ -485,6 +582,7 @@ def soak_vector(
         checker.check(venv.state, np.ones(slots, bool))
         done = np.zeros(slots, bool)
         mask = info["action_mask"]
+        seen = count_visits(rep.visits, {w: 0 for w in VISITS}, venv.state, np.zeros(slots, bool))
         for call in range(calls):
             if agent == "strict":
                 actions = rng.integers(0, NUM_ACTIONS, size=slots)
@@ -503,6 +601,7 @@ def soak_vector(
             if hook is not None:
                 hook(venv, call)
             new_episode = done
+            seen = count_visits(rep.visits, seen, venv.state, ~done & ~(term | trunc))
             mask = info["action_mask"]
             if call % check_every == 0 or done.any() or term.any() or trunc.any():
                 for msg in check_vector_outputs(obs, rew, term, trunc, info, done, space):

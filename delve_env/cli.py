@@ -79,7 +79,8 @@ def _format_stats(stats: dict) -> str:
 def _legal_lines(mask, s=None) -> list[str]:
     """One line per legal action; with the state `s`, selecting an item names the item."""
     from .engine.actions import A_GIVE, A_SELECT
-    from .engine.tables import ITEM_NAMES, NUM_ITEM_SLOTS
+    from .engine.tables import NUM_ITEM_SLOTS
+    from .render import item_name
 
     lines = []
     for a in range(len(mask)):
@@ -88,7 +89,7 @@ def _legal_lines(mask, s=None) -> list[str]:
             what = ""
             if s is not None and A_SELECT <= a < A_GIVE:
                 m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
-                what = f" ({ITEM_NAMES[s.item[0, m, slot]]})"
+                what = f" ({item_name(s, 0, s.item[0, m, slot])})"
             lines.append(f"  {a:>3} {key} {ACTION_NAMES[a]}{what}")
     return lines
 

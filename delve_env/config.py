@@ -17,11 +17,15 @@ from .engine.params import (
     P_BATH_LEVEL,
     P_BATH_NOTHING,
     P_BATH_XP_LOSS,
+    P_BRIBE_REVEAL,
+    P_BRIBE_STONE,
     P_CHEST_CHANCE,
     P_CHEST_TRAP,
     P_CHEST_TRAP_PER_FLOOR,
     P_DEPTH,
     P_GUARD_CHANCE,
+    P_LANTERN_PACES,
+    P_LISTEN_HEAR,
     P_MAP_CHEST,
     P_MAX_STEPS,
     P_PAGES_PER_FLOOR,
@@ -31,6 +35,9 @@ from .engine.params import (
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
+    P_SCROLL_PACES,
+    P_STATUE_CHANCE,
+    P_STATUE_PRICE,
     P_TASK,
     P_TASK_FLOOR,
     P_TASK_LOCK,
@@ -75,6 +82,13 @@ TUNABLES = {
     "vault_gold_factor": (P_VAULT_GOLD_FACTOR, "int", 0, 10, "room gold rolls a vault adds"),
     "vault_items": (P_VAULT_ITEMS, "int", 0, ROOM_ITEMS, "items a vault adds from the next tier"),
     "vault_wall_chance": (P_VAULT_WALL_CHANCE, "chance", 0, 1, "chance a vault lock is a wall"),
+    "lantern_paces": (P_LANTERN_PACES, "int", 1, 10000, "paces a lit lantern's WARD lasts (EFFECT-1)"),
+    "scroll_paces": (P_SCROLL_PACES, "int", 1, 10000, "paces a read ESP, SATED or LIGHT scroll lasts"),
+    "statue_chance": (P_STATUE_CHANCE, "chance", 0, 1, "chance a floor has a living statue"),
+    "statue_price": (P_STATUE_PRICE, "int", 1, 1000, "a statue's posted price: this x floor (STATUE-1)"),
+    "listen_chance": (P_LISTEN_HEAR, "chance", 0, 1, "chance a band is heard at a door (LISTEN-1)"),
+    "bribe_reveal_chance": (P_BRIBE_REVEAL, "chance", 0, 1, "chance a paid band shows the rooms"),
+    "bribe_stone_chance": (P_BRIBE_STONE, "chance", 0, 1, "chance a paid band hands a stone"),
     "chest_chance": (P_CHEST_CHANCE, "chance", 0, 1, "chance a room holds a chest (CHEST-1)"),
     "map_chest": (P_MAP_CHEST, "chance", 0, 1, "chance the floor map's room holds a chest"),
     "chest_trap": (P_CHEST_TRAP, "chance", 0, 1, "chance a chest is trapped, before the floor's"),
@@ -128,6 +142,13 @@ class Config:
     vault_gold_factor: int | None = None
     vault_items: int | None = None
     vault_wall_chance: float | None = None
+    lantern_paces: int | None = None
+    scroll_paces: int | None = None
+    statue_chance: float | None = None
+    statue_price: int | None = None
+    listen_chance: float | None = None
+    bribe_reveal_chance: float | None = None
+    bribe_stone_chance: float | None = None
     chest_chance: float | None = None
     map_chest: float | None = None
     chest_trap: float | None = None

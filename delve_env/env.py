@@ -36,7 +36,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(192)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(199)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -69,6 +69,9 @@ class DelveEnv(gym.Env):
     | 181 | step up to the room's living statue (STATUE-1) |
     | 182-186 | bid q quarters of the statue's price to name the selected item (STATUE-1) |
     | 187-191 | the statue mends member b's wounds (STATUE-2) |
+    | 192 | offer the band a bribe (BRIBE-1; once a fight) |
+    | 193 | listen at the door (LISTEN-1; one pace) |
+    | 194-198 | member m sneaks in at the door (SNEAK-1) |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
@@ -78,13 +81,18 @@ class DelveEnv(gym.Env):
     any member's item, worn or packed, the fallen's too, goes to any standing member with pack
     room; a standing member wears a pack item (what was worn goes to that pack slot), takes
     worn gear off into the pack, or uses a consumable from the pack (medicinal ale, light of
-    life, gem of strength, mind sharpener, honing stone: `engine/tables.USES`). In a fight only
-    a fallen member's items change hands, to the acting member, and only the acting member
-    uses an item from their own pack; giving or using is that member's turn.
+    life, gem of strength, mind sharpener, honing stone: `engine/tables.USES`). Lanterns and
+    scrolls start party effects (EFFECT-1) and are used on oneself: any standing member lights
+    a lantern, only a reader (hero, wizard, king) reads a scroll. In a fight only a fallen
+    member's items change hands, to the acting member, and only the acting member uses an item
+    from their own pack; giving or using is that member's turn. Before a store or a statue
+    nothing is given, worn or used. Bottles, scrolls and lanterns are unknown until used or
+    named by a statue (ITEM-2): the pack shows only their look, and what may be done with an
+    unknown item is the same for every kind of its look.
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 22), `status` (37), `fight` (52), `puzzle` (115), `pack` (5 x 11 x 4).
+    view), `party` (5 x 22), `status` (39), `fight` (54), `puzzle` (115), `pack` (5 x 11 x 4).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

@@ -5,12 +5,15 @@ import numpy as np
 
 from .engine.actions import slot_name
 from .engine.observe import armor_value
-from .engine.party import level_cost
+from .engine.party import is_known, level_cost
 from .engine.tables import (
     CLASS_NAMES,
+    EFFECT_NAMES,
     EVENT_NAMES,
     FIGHT,
     ITEM_NAMES,
+    LOOK,
+    LOOK_NAMES,
     MAX_FOES,
     MAX_MEMBERS,
     MODE_NAMES,
@@ -19,7 +22,9 @@ from .engine.tables import (
     READY,
     ROCK,
     SECRET,
+    STATUE,
     WALL,
+    WARD,
 )
 from .engine.vaults import hint_price, num_symbols, plate_size
 
@@ -57,6 +62,22 @@ def render_floor(s, e: int) -> list[str]:
     return rows
 
 
+def item_name(s, e: int, kind: int) -> str:
+    """What an item of `kind` shows as: its name, or its look while unknown (ITEM-2)."""
+    return ITEM_NAMES[kind] if is_known.py_func(s, e, kind) else LOOK_NAMES[LOOK[kind]]
+
+
+def render_effects(s, e: int) -> list[str]:
+    """EFFECT-1: each running effect with its paces left, good or bad."""
+    running = []
+    for k, name in enumerate(EFFECT_NAMES):
+        if s.effects[e, k] > 0:
+            foul = k == WARD and s.ward_foul[e]
+            what = "foul lantern, bad" if foul else "good"
+            running.append(f"{name} {s.effects[e, k]} paces ({what})")
+    return ["effects: " + ", ".join(running)] if running else []
+
+
 def render_party(s, p, e: int) -> list[str]:
     lines = []
     for pos in range(MAX_MEMBERS):
@@ -76,7 +97,7 @@ def render_party(s, p, e: int) -> list[str]:
         m, slot = int(s.sel_member[e]), int(s.sel_slot[e])
         lines.append(
             f"selected: {CLASS_NAMES[s.cls[e, m]]}'s {slot_name(slot)} "
-            f"({ITEM_NAMES[s.item[e, m, slot]]}): give, use, wear or put back"
+            f"({item_name(s, e, s.item[e, m, slot])}): give, use, wear or put back"
         )
     return lines
 
@@ -150,6 +171,10 @@ def render_text(s, p, e: int = 0) -> str:
         lines += render_fight(s, e)
     if s.mode[e] in (WALL, PLATE):
         lines += render_lock(s, e)
+    if s.mode[e] == STATUE:
+        lines.append(f"LIVING STATUE: posted price {s.statue_price[e, f]} gold; mending "
+                     f"{10 * f} gold a hit point")  # fmt: skip
+    lines += render_effects(s, e)
     lines += render_party(s, p, e)
     events = [name for i, name in enumerate(EVENT_NAMES) if (s.events[e] >> i) & 1]
     if events:

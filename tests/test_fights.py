@@ -416,18 +416,18 @@ def test_dmg_1_a_piece_at_zero_durability_protects_nothing(scene):
 
 
 def test_dmg_1_a_monsters_blow_is_its_dice_less_the_members_armor(scene, rng):
-    """DMG-1: a giant rat (2 flat) wounds the wizard in robes (AV 0) for 2; against the
+    """DMG-1: a kobold slinger (2 flat) wounds the wizard in robes (AV 0) for 2; against the
     hero with ring mail (AV 3) and shield it does nothing, and both pieces wear."""
     s = scene.s
     assert ITEMS[ROBES, I_AV] == 0 and ITEMS[RING_MAIL, I_AV] == 3
-    scene.fight([RAT])
+    scene.fight([SLINGER])
     hp = int(s.hp[0, 2])
-    hit_member(s, 0, 0, 2, rng)
+    hit_member(s, scene.p, 0, 0, 2, rng)
     assert s.hp[0, 2] == hp - 2
     s.item[0, 0, ARMOR] = RING_MAIL
     s.item_dv[0, 0, ARMOR] = ITEMS[RING_MAIL, I_DV]
     hp = int(s.hp[0, 0])
-    hit_member(s, 0, 0, 0, rng)
+    hit_member(s, scene.p, 0, 0, 0, rng)
     assert s.hp[0, 0] == hp
     assert s.item_dv[0, 0, OFF_HAND] == 9 and s.item_dv[0, 0, ARMOR] == 24
 

@@ -27,6 +27,7 @@ from delve_env.engine.params import (
     P_CHEST_TRAP,
     P_CHEST_TRAP_PER_FLOOR,
     P_GUARD_CHANCE,
+    P_LANTERN_PACES,
     P_MAP_CHEST,
     P_PAGES_PER_FLOOR,
     P_PRACTICE_MAX_LEVEL,
@@ -34,6 +35,9 @@ from delve_env.engine.params import (
     P_ROOM_GOLD_CHANCE,
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
+    P_SCROLL_PACES,
+    P_STATUE_CHANCE,
+    P_STATUE_PRICE,
     P_VAULT_CHANCE,
     P_VAULT_GOLD_FACTOR,
     P_VAULT_ITEMS,
@@ -69,6 +73,10 @@ DEFAULTS = {
     P_VAULT_GOLD_FACTOR: 3,
     P_VAULT_ITEMS: 2,
     P_VAULT_WALL_CHANCE: 0.5,
+    P_LANTERN_PACES: 600,
+    P_SCROLL_PACES: 240,
+    P_STATUE_CHANCE: 0.3,
+    P_STATUE_PRICE: 25,
     P_CHEST_CHANCE: 0.25,  # CHEST-1, BATH-1, COURT-2: their own tests (test_chests.py, ...)
     P_MAP_CHEST: 0.5,
     P_CHEST_TRAP: 0.3,
@@ -87,7 +95,7 @@ DEFAULTS = {
 
 def dungeons(depth: int = 12, seeds=SEEDS, **config):
     """(state, floor, room, is_vault) for every room of every floor of a few fresh games, but
-    the rooms of stores, statues and baths (features.py: they hold no band and no loot)."""
+    the rooms of stores, statues and baths (they hold nothing else, features.place_feature)."""
     env = DelveEnv(depth=depth, **config)
     s = env.state
     for seed in seeds:

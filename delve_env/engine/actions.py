@@ -49,7 +49,10 @@ A_STATUE = A_REPAIR + 1  # step up to the room's living statue (STATUE-1)
 NUM_BIDS = 5  # STATUE-1: 0, 1/4, 1/2, 3/4 or all of the posted price
 A_BID = A_STATUE + 1  # 5: bid q quarters of the price to have the selected item named
 A_MEND = A_BID + NUM_BIDS  # 5: the statue mends member b's wounds for gold (STATUE-2)
-NUM_ACTIONS = A_MEND + MAX_MEMBERS
+A_BRIBE = A_MEND + MAX_MEMBERS  # ask the band to take a bribe (BRIBE-1)
+A_LISTEN = A_BRIBE + 1  # listen at the door (LISTEN-1)
+A_SNEAK = A_LISTEN + 1  # 5: member m sneaks in at the door (SNEAK-1)
+NUM_ACTIONS = A_SNEAK + MAX_MEMBERS
 
 
 def select_action(m: int, slot: int) -> int:
@@ -74,6 +77,7 @@ def action_name(i: int) -> str:
              A_TRAIN: "practice bout at the training ground", A_SHOP: "enter the store",
              A_SELL: "sell the selected item", A_REPAIR: "repair the selected item",
              A_STATUE: "step up to the living statue",
+             A_BRIBE: "offer the band a bribe", A_LISTEN: "listen at the door",
              A_WEAR: "wear or take off the selected item",
              A_CANCEL: "put the selected item back"}  # fmt: skip
     if i in fixed:
@@ -108,7 +112,9 @@ def action_name(i: int) -> str:
         q = i - A_BID
         bid = ("nothing", "a quarter", "half", "three quarters", "all")[q]
         return f"bid {bid} of the statue's price to name the selected item"
-    return f"the statue mends member {i - A_MEND + 1}'s wounds"
+    if i < A_BRIBE:
+        return f"the statue mends member {i - A_MEND + 1}'s wounds"
+    return f"member {i - A_SNEAK + 1} sneaks in at the door"
 
 
 ACTION_NAMES = tuple(action_name(i) for i in range(NUM_ACTIONS))

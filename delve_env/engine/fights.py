@@ -13,7 +13,7 @@ from .params import (
     P_PRACTICE_XP,
     P_WANDER_GOLD_DICE,
 )
-from .party import first_standing_position, gain_xp, is_standing, share_xp, wound
+from .party import drop_item, first_standing_position, gain_xp, is_standing, share_xp, wound
 from .quest import free_king
 from .rng import chance, randint, roll
 from .state import DIRTY_PACK, DIRTY_PARTY
@@ -22,9 +22,12 @@ from .tables import (
     C_SKILLS,
     CLASSES,
     EV_AMBUSH,
+    EV_ARMOR_BITE,
+    EV_DRAINED,
     EV_FIGHT,
     EV_FLED,
     EV_KILL,
+    EV_METAL_BITE,
     EXPLORE,
     FIGHT,
     I_AV,
@@ -41,13 +44,19 @@ from .tables import (
     M_FLAT,
     MAX_FOES,
     MAX_MEMBERS,
+    MF_ARMOR_EATER,
+    MF_DRAINER,
+    MF_FOOD_THIEF,
+    MF_METAL_EATER,
     MF_RANGED,
+    MF_XP_DRAINER,
     MONSTERS,
     OFF_HAND,
     READY,
 )
 
 UNARMED_DAMAGE = 2  # DMG-1
+XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
 @njit(cache=True)
@@ -65,12 +74,9 @@ def num_foes_alive(s, e):
 
 
 @njit(cache=True)
-def start_fight(s, p, e, room, rng):
-    """FIGHT-1..2: the foes line up; each side rolls a d6 and a higher band swings first.
-
-    A guarded room's band (room >= 0) is copied in, wounds and all; a wandering band is
-    already in the foe rows.
-    """
+def line_up(s, p, e, room):
+    """The foes line up for a fight: a guarded room's band (room >= 0) is copied in, wounds
+    and all; a wandering band is already in the foe rows. No bribe asked, no goodwill yet."""
     f = s.floor[e]
     for k in range(MAX_FOES):
         if room >= 0:
@@ -81,9 +87,18 @@ def start_fight(s, p, e, room, rng):
     s.mode[e] = FIGHT
     s.fight_room[e] = room
     s.fight_round[e] = 1
+    s.bribe_asked[e] = False
+    s.goodwill[e] = False  # BRIBE-3: a goodwill scroll lasts one fight
+    s.sneaker[e] = -1
     if not s.practice[e]:  # a practice bout counts in stat_bouts only (COURT-2)
         s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
+
+
+@njit(cache=True)
+def start_fight(s, p, e, room, rng):
+    """FIGHT-1..2: the foes line up; each side rolls a d6 and a higher band swings first."""
+    line_up(s, p, e, room)
     if roll(rng, e, 1) > roll(rng, e, 1):  # the band's d6 beat the party's: an ambush
         s.events[e] |= EV_AMBUSH
         monster_round(s, p, e, rng)
@@ -96,19 +111,39 @@ def start_fight(s, p, e, room, rng):
 
 
 @njit(cache=True)
+def start_sneak(s, p, e, room, m):
+    """SNEAK-1: nothing in the room sees member m come in: m takes a whole turn alone against
+    surprised foes (`member_attack`), then the band takes one round on m alone (`end_turn`),
+    then it is an ordinary fight with no ambush roll."""
+    line_up(s, p, e, room)
+    s.sneaker[e] = m
+    for pos in range(MAX_MEMBERS):
+        if s.order[e, pos] == m:
+            s.actor[e] = pos
+    s.stat_sneaks[e] += 1
+
+
+@njit(cache=True)
 def is_ranged_weapon(kind):
     return ITEMS[kind, I_RANGED] == 1
 
 
 @njit(cache=True)
+def weapon_left(kind, wear):
+    """GEAR-EAT-1: (dice, flat bonus) a weapon has left after `wear` bites: each bite takes a
+    point of the bonus first, then a whole die."""
+    flat, dice, wear = int(ITEMS[kind, I_FLAT]), int(ITEMS[kind, I_DICE]), int(wear)
+    return max(0, dice - max(0, wear - flat)), max(0, flat - wear)
+
+
+@njit(cache=True)
 def weapon_damage(s, e, m, rng):
-    """DMG-1: weapon dice plus flat bonus, less what eaters wore off; unarmed is 2."""
+    """DMG-1: weapon dice plus flat bonus, what eaters left of them; unarmed is 2."""
     kind = s.item[e, m, READY]
     if kind == 0:
         return UNARMED_DAMAGE
-    return max(
-        0, roll(rng, e, ITEMS[kind, I_DICE]) + ITEMS[kind, I_FLAT] - s.item_wear[e, m, READY]
-    )
+    dice, flat = weapon_left(kind, s.item_wear[e, m, READY])
+    return roll(rng, e, dice) + flat
 
 
 @njit(cache=True)
@@ -156,11 +191,59 @@ def hit_foe(s, p, e, m, k, rng):
 
 
 @njit(cache=True)
-def hit_member(s, e, k, m, rng):
-    """Foe k's damage dice, less armor, wound member m."""
+def bite_weapon(s, e, m):
+    """GEAR-EAT-1: a metal eater wears the ready weapon by one; ground to nothing, it is gone
+    and the hand is empty."""
+    kind = s.item[e, m, READY]
+    if kind == 0:
+        return
+    s.item_wear[e, m, READY] += 1
+    s.events[e] |= EV_METAL_BITE
+    dice, flat = weapon_left(kind, s.item_wear[e, m, READY])
+    if dice == 0 and flat == 0:
+        drop_item(s, e, m, READY)
+    s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+
+
+@njit(cache=True)
+def grind_armor(s, e, m):
+    """GEAR-EAT-2: an armor eater takes 1 AV off the shield while it has any, else off the
+    armor; a piece at 0 AV keeps its row until repaired."""
+    for slot in (OFF_HAND, ARMOR):
+        kind = s.item[e, m, slot]
+        if kind > 0 and s.item_wear[e, m, slot] < ITEMS[kind, I_AV]:
+            s.item_wear[e, m, slot] += 1
+            s.events[e] |= EV_ARMOR_BITE
+            s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+            return
+
+
+@njit(cache=True)
+def hit_member(s, p, e, k, m, rng):
+    """Foe k's damage dice, less armor, wound member m (MON-2): eaters bite as well, drainers
+    drain instead (DRAIN-1: the ceiling to a floor of 1, XP never below the level's start,
+    rations)."""
     kind = s.foe_kind[e, k]
-    damage = roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT]
-    wound(s, e, m, absorb(s, e, m, damage), rng)
+    flags = MONSTERS[kind, M_FLAGS]
+    damage = absorb(s, e, m, roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT])
+    if flags & MF_METAL_EATER:
+        bite_weapon(s, e, m)
+    if flags & MF_ARMOR_EATER:
+        grind_armor(s, e, m)
+    if damage <= 0:
+        return
+    if flags & MF_DRAINER:
+        s.ceiling[e, m] = max(1, s.ceiling[e, m] - damage)
+        s.hp[e, m] = min(s.hp[e, m], s.ceiling[e, m])
+    elif flags & MF_XP_DRAINER:
+        s.xp[e, m] = max(0, s.xp[e, m] - XP_PER_DRAIN * damage)
+    elif flags & MF_FOOD_THIEF:
+        s.rations[e] = max(0, s.rations[e] - damage)
+    else:
+        wound(s, e, m, damage, rng)
+        return
+    s.events[e] |= EV_DRAINED
+    s.dirty[e] |= DIRTY_PARTY
 
 
 @njit(cache=True)
@@ -176,10 +259,11 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
         s.luck[e, m] -= 1  # LUCK-2
         s.dirty[e] |= DIRTY_PARTY
         bonus += roll(rng, e, 1)
+    surprised = s.sneaker[e] == m  # SNEAK-1: a surprised foe resists with its defense alone
     hits, ties = 0, 0
     for _ in range(num_attacks):
         mine = randint(rng, e, 20) + 1 + bonus
-        theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_DEF]
+        theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)
         if mine >= theirs:
             hits += 1
             ties += mine == theirs
@@ -187,8 +271,8 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
                 hit_foe(s, p, e, m, k, rng)
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
-    if counters and (hits == 0 or (num_attacks == 1 and ties == 1)):
-        hit_member(s, e, k, m, rng)
+    if counters and not surprised and (hits == 0 or (num_attacks == 1 and ties == 1)):
+        hit_member(s, p, e, k, m, rng)
 
 
 @njit(cache=True)
@@ -218,17 +302,22 @@ def pick_target(s, p, e, rng):
 
 @njit(cache=True)
 def monster_attack(s, p, e, k, rng):
-    """ATTACK-1 from the band's side: the target's d20 resists; a melee target counters."""
+    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim."""
     m = pick_target(s, p, e, rng)
-    if m < 0:
-        return
+    if m >= 0:
+        attack_member(s, p, e, k, m, rng)
+
+
+@njit(cache=True)
+def attack_member(s, p, e, k, m, rng):
+    """Foe k attacks member m: the target's d20 resists; a melee target counters."""
     kind = s.foe_kind[e, k]
     theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
     mine = randint(rng, e, 20) + 1
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])
     if theirs >= mine:
-        hit_member(s, e, k, m, rng)
+        hit_member(s, p, e, k, m, rng)
     if theirs <= mine and counters and is_standing(s, e, m):
         hit_foe(s, p, e, m, k, rng)
 
@@ -242,19 +331,27 @@ def monster_round(s, p, e, rng):
 
 
 @njit(cache=True)
-def win_fight(s, p, e, rng):
-    """The band is dead: a room is the party's; a wandering band leaves a little gold; a
-    practice bout just ends (no gold, COURT-2)."""
+def end_fight_for_room(s, p, e, rng):
+    """The band is gone (beaten or paid): the fight ends and a guarded room is the party's."""
     s.mode[e] = EXPLORE
-    if s.practice[e]:
-        end_bout(s, e)
-        return
+    s.sneaker[e] = -1
     f, room = s.floor[e], s.fight_room[e]
     if room >= 0:
         s.band_kind[e, f, room, :] = -1
         s.band_hp[e, f, room, :] = 0
         free_king(s, p, e, rng)
-    else:
+
+
+@njit(cache=True)
+def win_fight(s, p, e, rng):
+    """The band is dead: a room is the party's; a wandering band leaves a little gold; a
+    practice bout just ends (no gold, COURT-2)."""
+    if s.practice[e]:
+        end_bout(s, e)
+        return
+    end_fight_for_room(s, p, e, rng)
+    f, room = s.floor[e], s.fight_room[e]
+    if room < 0:
         gold = roll(rng, e, int(p[P_WANDER_GOLD_DICE])) * f  # WANDER-3
         s.gold[e] += gold
         s.stat_gold[e] += gold
@@ -263,9 +360,23 @@ def win_fight(s, p, e, rng):
 
 @njit(cache=True)
 def end_turn(s, p, e, rng):
-    """Pass the turn down the marching order; after the last member the band acts."""
+    """Pass the turn down the marching order; after the last member the band acts. After a
+    sneaker's lone turn the band takes its round on the sneaker alone, then the rest walk in
+    (SNEAK-1)."""
     if num_foes_alive(s, e) == 0:
         win_fight(s, p, e, rng)
+        return
+    if s.sneaker[e] >= 0:
+        m = s.sneaker[e]
+        s.sneaker[e] = -1
+        for k in range(MAX_FOES):
+            if is_foe_alive(s, e, k) and is_standing(s, e, m):
+                attack_member(s, p, e, k, m, rng)
+        if num_foes_alive(s, e) == 0:
+            win_fight(s, p, e, rng)
+            return
+        s.actor[e] = first_standing_position(s, e, 0)
+        s.dirty[e] |= DIRTY_PARTY
         return
     nxt = first_standing_position(s, e, s.actor[e] + 1)
     if nxt < 0:
@@ -301,6 +412,7 @@ def run_away(s, e, rng):
                 n += 1
     s.foe_kind[e, :] = -1
     s.mode[e] = EXPLORE
+    s.sneaker[e] = -1
     s.stat_flights[e] += 1
     s.events[e] |= EV_FLED
     land_in_hall(s, e, rng)

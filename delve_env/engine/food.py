@@ -1,11 +1,12 @@
-"""The clock, meals and healing by walking (TIME-1, FOOD-1..3, HEAL-1)."""
+"""The clock, meals and healing by walking (TIME-1, FOOD-1..4, HEAL-1)."""
 
 from numba import njit
 
+from .effects import is_running, spend_effects
 from .params import P_HEAL_PACES, P_MEAL_PACES
 from .party import heal, is_standing, wound
 from .state import DIRTY_PARTY
-from .tables import EV_HUNGER, MAX_MEMBERS
+from .tables import EV_HUNGER, MAX_MEMBERS, SATED
 
 
 @njit(cache=True)
@@ -22,13 +23,22 @@ def eat_meal(s, e, rng):
 
 
 @njit(cache=True)
+def meal_interval(s, p, e):
+    """Paces between meals: the meal paces, doubled while SATED runs (FOOD-4)."""
+    paces = int(p[P_MEAL_PACES])
+    return 2 * paces if is_running(s, e, SATED) else paces
+
+
+@njit(cache=True)
 def pass_pace(s, p, e, rng):
-    """One pace of the clock: a meal every meal interval, a heal every heal interval."""
+    """One pace of the clock: a meal every meal interval, a pace off every running effect
+    (EFFECT-1), a heal every heal interval."""
     s.pace[e] += 1
     s.meal_clock[e] += 1
-    if s.meal_clock[e] >= p[P_MEAL_PACES]:
+    if s.meal_clock[e] >= meal_interval(s, p, e):
         s.meal_clock[e] = 0
         eat_meal(s, e, rng)
+    spend_effects(s, e)
     if s.rations[e] == 0:
         return  # FOOD-3: no rations, no healing
     s.heal_clock[e] += 1

@@ -5,11 +5,16 @@ uses it on a member, wears it or takes it off, or puts it back. Outside fights a
 item, worn or packed, fallen or standing, goes to any standing member with pack room; a
 standing member wears or uses what they carry. In a fight only a fallen member's things change
 hands, and only to the acting member, and only the acting member uses an item from their own
-pack; either is that member's turn. What each consumable does is data (`tables.USES`).
+pack; either is that member's turn. Nothing changes hands, is worn or used before a store or
+a statue (modes STORE, STATUE): only exploring and fighting. What each consumable does is data
+(`tables.USES`); party effects (lanterns, scrolls: EFFECT-1) are used on oneself, a scroll only
+by a reader. Using an item makes its kind known (ITEM-2); an unknown item may be used as every
+kind of its look may (`tables.LOOK`), so the mask never tells which kind it is.
 """
 
 from numba import njit
 
+from .effects import light_lantern, read_scroll
 from .params import P_TASK, TASK_EXPLORE
 from .party import (
     drop_item,
@@ -18,7 +23,9 @@ from .party import (
     gain_xp,
     give_item,
     heal,
+    is_known,
     is_standing,
+    know_kind,
     level_cost,
     raise_member,
     take_off,
@@ -27,7 +34,10 @@ from .party import (
 from .rng import roll
 from .state import DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .tables import (
+    C_READER,
     CAT_WEAPON,
+    CLASSES,
+    EXPLORE,
     FIGHT,
     I_CAT,
     ITEMS,
@@ -37,17 +47,22 @@ from .tables import (
     NUM_EQUIP,
     ON_ARMED,
     ON_FALLEN,
+    ON_SELF,
+    ON_SELF_READER,
     ON_STANDING,
     READY,
     U_DICE,
     U_EFFECT,
     U_TARGET,
     USE_CEILING,
+    USE_GOODWILL,
     USE_HEAL,
     USE_HONE,
+    USE_LANTERN,
     USE_NEXT_LEVEL,
     USE_NONE,
     USE_RAISE,
+    USE_SCROLL,
     USES,
 )
 
@@ -59,10 +74,19 @@ def acting_member(s, e):
 
 
 @njit(cache=True)
+def is_item_mode(s, e):
+    """Items change hands, are worn or used only exploring or fighting (not before a store,
+    a statue, a lock or a bath)."""
+    return s.mode[e] == EXPLORE or s.mode[e] == FIGHT
+
+
+@njit(cache=True)
 def can_give(s, p, e, m, slot, b):
     """PARTY-4: member m's item slot may go to member b (standing, with pack room). In a fight
     only off a fallen member, to the acting member."""
-    if p[P_TASK] == TASK_EXPLORE or s.item[e, m, slot] == 0 or b == m:
+    if p[P_TASK] == TASK_EXPLORE or not is_item_mode(s, e):
+        return False
+    if s.item[e, m, slot] == 0 or b == m:
         return False
     if not is_standing(s, e, b) or free_pack_slot(s, e, b) < 0:
         return False
@@ -76,7 +100,7 @@ def can_wear(s, p, e, m, slot):
     """Outside fights a standing member wears a pack item that can be worn; worn gear comes
     off into its wearer's pack (a fallen wearer's too) when there is room."""
     kind = s.item[e, m, slot]
-    if p[P_TASK] == TASK_EXPLORE or kind == 0 or s.mode[e] == FIGHT or not s.in_party[e, m]:
+    if p[P_TASK] == TASK_EXPLORE or kind == 0 or s.mode[e] != EXPLORE or not s.in_party[e, m]:
         return False
     if slot < NUM_EQUIP:
         return free_pack_slot(s, e, m) >= 0
@@ -84,8 +108,8 @@ def can_wear(s, p, e, m, slot):
 
 
 @njit(cache=True)
-def is_use_target(s, e, kind, b):
-    """Member b is a target the consumable `kind` works on (tables.USES)."""
+def is_use_target(s, e, kind, m, b):
+    """Member b is a target the consumable `kind`, used by member m, works on (tables.USES)."""
     target = USES[kind, U_TARGET]
     if target == ON_STANDING:
         return is_standing(s, e, b)
@@ -98,21 +122,28 @@ def is_use_target(s, e, kind, b):
         )
     if target == ON_ARMED:
         return is_standing(s, e, b) and ITEMS[s.item[e, b, READY], I_CAT] == CAT_WEAPON
+    if target == ON_SELF:  # EFFECT-1: a lantern is lit by its holder
+        return b == m
+    if target == ON_SELF_READER:  # a scroll is read by its holder, a reader
+        return b == m and CLASSES[s.cls[e, m], C_READER] == 1
     return False
 
 
 @njit(cache=True)
 def can_use(s, p, e, m, slot, b):
     """A standing member uses a consumable from their pack on member b; in a fight only the
-    acting member (RAISE-1: any standing member, in or out of a fight)."""
+    acting member (RAISE-1: any standing member, in or out of a fight). A known goodwill
+    scroll is read only in a fight (BRIBE-3); an unknown one anywhere, like any scroll."""
     kind = s.item[e, m, slot]
     if p[P_TASK] == TASK_EXPLORE or slot < NUM_EQUIP or USES[kind, U_EFFECT] == USE_NONE:
         return False
-    if not is_standing(s, e, m):
+    if not is_standing(s, e, m) or not is_item_mode(s, e):
         return False
     if s.mode[e] == FIGHT and m != acting_member(s, e):
         return False
-    return is_use_target(s, e, kind, b)
+    if USES[kind, U_EFFECT] == USE_GOODWILL and s.mode[e] != FIGHT and is_known(s, e, kind):
+        return False
+    return is_use_target(s, e, kind, m, b)
 
 
 @njit(cache=True)
@@ -146,10 +177,12 @@ def let_go(s, e):
 
 @njit(cache=True)
 def use_item(s, p, e, m, slot, b, rng):
-    """Member m uses the consumable in item slot `slot` on member b; it is used up."""
+    """Member m uses the consumable in item slot `slot` on member b; it is used up and its
+    kind is known from now on (ITEM-2)."""
     kind = s.item[e, m, slot]
     effect, dice = USES[kind, U_EFFECT], USES[kind, U_DICE]
     drop_item(s, e, m, slot)
+    know_kind(s, e, kind)
     if effect == USE_HEAL:
         heal(s, e, b, roll(rng, e, dice))  # HP-1: stops at the ceiling
     elif effect == USE_RAISE:
@@ -164,6 +197,12 @@ def use_item(s, p, e, m, slot, b, rng):
     elif effect == USE_HONE:
         s.item_wear[e, b, READY] = 0
         s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
+    elif effect == USE_LANTERN:  # EFFECT-1: the WARD slot, foul or not
+        light_lantern(s, p, e, dice == 1)
+    elif effect == USE_SCROLL:
+        read_scroll(s, p, e, dice)
+    elif effect == USE_GOODWILL and s.mode[e] == FIGHT:  # BRIBE-3; outside a fight: nothing
+        s.goodwill[e] = True
 
 
 @njit(cache=True)

@@ -26,6 +26,7 @@ from .tables import (
     NUM_CLASSES,
     NUM_ITEM_SLOTS,
     NUM_ITEMS,
+    NUM_LOOKS,
     NUM_MODES,
     NUM_MONSTERS,
     VIEW,
@@ -147,13 +148,19 @@ STATUS_SEL_MEMBER = STATUS.add(
 STATUS_SEL_SLOT = STATUS.add(
     "selected slot", NUM_ITEM_SLOTS, "the selected item slot + 1 (1-3 worn, 4-11 pack), 0 none"
 )
-STATUS_WARD_FOUL = STATUS.add("ward foul", 1, "the WARD slot holds the foul lantern (bad)")
+STATUS_WARD_FOUL = STATUS.add("ward foul", 1, "WARD runs from the foul lantern (bad: 2x wandering)")
 STATUS_FEATURE = STATUS.add(
     "room holds", 3, "the party's room holds 0 nothing, 1 a store, 2 a living statue, 3 a bath"
 )
 STATUS_CHEST = STATUS.add("chest", 2, "the party's room holds 1 a shut chest, 2 an open one")
-STATUS_STATUE_PRICE = STATUS.add("statue price", CAP, "the statue's posted price in fives")
+STATUS_STATUE_PRICE = STATUS.add(
+    "statue price", CAP, "the party's room's living statue's posted price in fives (STATUE-1)"
+)
 STATUS_PRACTICE = STATUS.add("practice", 1, "the fight is a practice bout (COURT-2)")
+STATUS_HEARD = STATUS.add(
+    "heard", NUM_MONSTERS, "kinds + 1 of the band heard behind the party's door (LISTEN-1), "
+    "0 none heard", count=2,
+)  # fmt: skip
 
 # --- fight: one row per foe, then the fight ----------------------------------------------------
 FOE = Key("foe", (MAX_FOES,))
@@ -170,7 +177,9 @@ FIGHT_FOES = FIGHT.add_rows("foes", FOE, MAX_FOES, f"{MAX_FOES} rows of the `foe
 FIGHT_BRIBE_CHANCE = FIGHT.add("bribe chance", 100, "the band's bribe chance in percent (BRIBE-1)")
 FIGHT_BRIBE_PRICE = FIGHT.add("bribe price", CAP, "the bribe's price in fives of gold")
 FIGHT_ROUND = FIGHT.add("round", CAP, "the round, from 1")
-FIGHT_SNEAK = FIGHT.add("sneak", 2, "sneak phase (SNEAK-1)")
+FIGHT_SNEAK = FIGHT.add("sneak", 1, "one member sneaked in and acts alone (SNEAK-1)")
+FIGHT_BRIBE_ASKED = FIGHT.add("bribe asked", 1, "the band was asked for a bribe (BRIBE-1)")
+FIGHT_GOODWILL = FIGHT.add("goodwill", 1, "a goodwill scroll was read this fight (BRIBE-3)")
 
 # --- puzzle: the vault lock of the room the party stands in ---------------------------------
 PUZZLE = Key("puzzle", (), "the vault lock of the room the party stands in, else zeros")
@@ -199,8 +208,11 @@ PUZZLE_HINT = PUZZLE.add("hint", MAX_PLATE * MAX_PLATE, "the cell a hint shows +
 PACK = Key(
     "pack", (MAX_MEMBERS, NUM_ITEM_SLOTS), "slots 0-2 worn (ready, off hand, armor), 3-10 the pack"
 )
-PACK_KIND = PACK.add("kind", NUM_ITEMS - 1, "item kind (tables.ITEM_NAMES), 0 empty")
-PACK_KNOWN = PACK.add("known", 1, "the item is known (ITEM-2)")
+PACK_KIND = PACK.add(
+    "kind", NUM_ITEMS - 2 + NUM_LOOKS, f"item kind (tables.ITEM_NAMES), 0 empty; an unknown item "
+    f"shows its look: {NUM_ITEMS} bottle, {NUM_ITEMS + 1} scroll, {NUM_ITEMS + 2} lantern (ITEM-2)",
+)  # fmt: skip
+PACK_KNOWN = PACK.add("known", 1, "the item's kind is known (ITEM-2)")
 PACK_WEAR = PACK.add("wear", CAP, "damage or AV lost to eaters")
 PACK_DV = PACK.add("durability", CAP, "durability left (DMG-1)")
 

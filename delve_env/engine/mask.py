@@ -6,10 +6,12 @@ from .actions import (
     A_ATTACK,
     A_BATHE,
     A_BID,
+    A_BRIBE,
     A_CANCEL,
     A_GIVE,
     A_HINT,
     A_LEAVE,
+    A_LISTEN,
     A_LOOT,
     A_LUCK,
     A_MOVE,
@@ -22,6 +24,7 @@ from .actions import (
     A_SELECT,
     A_SELL,
     A_SHOP,
+    A_SNEAK,
     A_STAIRS,
     A_STATUE,
     A_SWAP,
@@ -33,8 +36,10 @@ from .actions import (
     NUM_BIDS,
 )
 from .baths import can_bathe
+from .bribes import can_bribe
 from .chests import can_open
 from .court import can_train
+from .doors import door_direction
 from .fights import is_foe_alive
 from .items import can_give, can_select, can_use, can_wear
 from .loot import has_loot
@@ -91,6 +96,10 @@ def mask_ground(s, p, e, mask):
         for m in range(MAX_MEMBERS):
             mask[A_WORK + m] = mask[A_OPEN + m] = mask[A_BATHE + m] = False
         mask[A_STATUE] = False
+    door = door_direction(s, e) >= 0  # LISTEN-1, SNEAK-1: at any room's door
+    mask[A_LISTEN] = door
+    for m in range(MAX_MEMBERS):
+        mask[A_SNEAK + m] = door and is_standing(s, e, m)
     mask[A_SHOP] = can_shop(s, p, e)  # STORE-1
     mask[A_TRAIN] = can_train(s, p, e)  # COURT-2
     for pos in range(MAX_MEMBERS - 1):
@@ -145,6 +154,7 @@ def mask_fight(s, p, e, mask):
         mask[A_ATTACK + k] = alive
         mask[A_LUCK + k] = alive and s.luck[e, m] > 0
     mask[A_RUN] = True
+    mask[A_BRIBE] = can_bribe(s, e)  # BRIBE-1
     mask_items(s, p, e, mask)  # a fallen member's things, the actor's own consumables
 
 

@@ -3,6 +3,7 @@
 
 from numba import njit
 
+from .effects import is_running
 from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
 from .party import refill_luck
@@ -13,6 +14,7 @@ from .tables import (
     EV_NEW_FLOOR,
     EV_SECRET,
     HALL,
+    LIGHT,
     ROCK,
     SECRET,
     STAIR_DOWN,
@@ -91,11 +93,13 @@ def step_party(s, e, d):
 
 @njit(cache=True)
 def search_walls(s, p, e, rng):
-    """SECRET-2: each secret door next to the party is found with the search chance."""
+    """SECRET-2: each secret door next to the party is found with the search chance; every
+    one of them under the LIGHT effect."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
+    lit = is_running(s, e, LIGHT)
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
-        if s.tiles[e, f, ny, nx] == SECRET and chance(rng, e, p[P_SEARCH_FIND]):
+        if s.tiles[e, f, ny, nx] == SECRET and (lit or chance(rng, e, p[P_SEARCH_FIND])):
             s.tiles[e, f, ny, nx] = DOOR
             remember(s, e, f, nx, ny, nx, ny)
             s.events[e] |= EV_SECRET

@@ -7,18 +7,26 @@ reset or a load) recomputes everything from the state, and gives the very same b
 
 from numba import njit
 
+from .bribes import bribe_chance, bribe_price
 from .chests import chest_here, is_chest_shut
+from .doors import door_room
 from .features import feature_here
-from .fights import is_foe_alive
+from .fights import is_foe_alive, weapon_left
+from .food import meal_interval
 from .layout import (
     BAND_HERE,
     CAP,
     COARSE_PARTY,
     CROP,
     FIGHT_AT,
+    FIGHT_BRIBE_ASKED,
+    FIGHT_BRIBE_CHANCE,
+    FIGHT_BRIBE_PRICE,
     FIGHT_BYTES,
     FIGHT_FOES,
+    FIGHT_GOODWILL,
     FIGHT_ROUND,
+    FIGHT_SNEAK,
     FOE_ALIVE,
     FOE_ATTACK,
     FOE_EATER,
@@ -77,9 +85,11 @@ from .layout import (
     STATUS_COURTYARD,
     STATUS_DEEPEST_MAP,
     STATUS_DEPTH,
+    STATUS_EFFECTS,
     STATUS_FEATURE,
     STATUS_FLOOR,
     STATUS_GOLD,
+    STATUS_HEARD,
     STATUS_HOURS,
     STATUS_HUNTING,
     STATUS_IN_ROOM,
@@ -96,11 +106,12 @@ from .layout import (
     STATUS_SEL_MEMBER,
     STATUS_SEL_SLOT,
     STATUS_STAIR_OPEN,
+    STATUS_STATUE_PRICE,
+    STATUS_WARD_FOUL,
 )
 from .loot import has_loot
 from .moving import is_stair_open
-from .params import P_MEAL_PACES
-from .party import is_standing, level_cost
+from .party import is_known, is_standing, level_cost
 from .rooms import has_band
 from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
@@ -108,11 +119,11 @@ from .tables import (
     CHEST_NONE,
     CHEST_OPEN,
     FEAT_BATH,
+    FEAT_STATUE,
     FIGHT,
     I_AV,
-    I_DICE,
-    I_FLAT,
     ITEMS,
+    LOOK,
     M_ATK,
     M_FLAGS,
     MAX_FOES,
@@ -123,7 +134,9 @@ from .tables import (
     MF_RANGED,
     MF_UNDEAD,
     MONSTERS,
+    NUM_EFFECTS,
     NUM_ITEM_SLOTS,
+    NUM_ITEMS,
     NUM_SPELLS,
     OFF_HAND,
     PLATE,
@@ -135,6 +148,7 @@ from .tables import (
     WALL_HISTORY,
     WALL_LOCK,
     WALL_RINGS,
+    WARD,
 )
 from .vaults import best_guess, hint_price, num_symbols, plate_size
 
@@ -149,6 +163,8 @@ def cap(x):
 def room_code(s, e, f, r):
     """The map code room r's tiles show: its band, else its loot (a shut chest counts,
     CHEST-1), once entered; else room."""
+    if s.room_heard[e, f, r] and has_band(s, e, f, r):  # LISTEN-1
+        return BAND_HERE
     if s.room_entered[e, f, r] and s.room_known[e, f, r]:
         if has_band(s, e, f, r):
             return BAND_HERE
@@ -243,8 +259,8 @@ def observe_party(s, p, e, out):
         row[PARTY_RAISED] = s.raised[e, m]
         row[PARTY_ACTING] = 1 if m == acting else 0
         kind = s.item[e, m, READY]
-        dice, flat = (0, 2) if kind == 0 else (ITEMS[kind, I_DICE], ITEMS[kind, I_FLAT])
-        row[PARTY_DAMAGE] = cap(7 * int(dice) + 2 * (int(flat) - int(s.item_wear[e, m, READY])))
+        dice, flat = (0, 2) if kind == 0 else weapon_left(kind, s.item_wear[e, m, READY])
+        row[PARTY_DAMAGE] = cap(7 * dice + 2 * flat)
         row[PARTY_ARMOR] = cap(armor_value(s, e, m))
         row[PARTY_ATTACK] = cap(s.atk[e, m])
         row[PARTY_BATHED] = 1 if bath and s.bathed[e, s.floor[e], m] else 0
@@ -259,8 +275,10 @@ def observe_status(s, p, e, out):
     out[STATUS_DEPTH] = s.floor_visited.shape[1] - 1
     out[STATUS_GOLD] = cap(s.gold[e] // 5)
     out[STATUS_RATIONS] = cap(s.rations[e])
-    out[STATUS_MEAL] = cap(int(p[P_MEAL_PACES]) - s.meal_clock[e])
-    # STATUS_EFFECTS: the four effect timers (EFFECT-1), zero until effects exist
+    out[STATUS_MEAL] = cap(meal_interval(s, p, e) - s.meal_clock[e])
+    for k in range(NUM_EFFECTS):  # EFFECT-1: paces left of each effect
+        out[STATUS_EFFECTS + k] = cap(s.effects[e, k])
+    out[STATUS_WARD_FOUL] = 1 if s.ward_foul[e] and s.effects[e, WARD] > 0 else 0
     out[STATUS_MAP_HELD] = (s.maps_held[e] >> f) & 1
     out[STATUS_BOOK] = 1 if s.has_book[e] else 0
     out[STATUS_KING] = 1 if s.has_king[e] else 0
@@ -290,6 +308,16 @@ def observe_status(s, p, e, out):
     chest = chest_here(s, e)
     out[STATUS_CHEST] = 0 if chest == CHEST_NONE else (2 if chest == CHEST_OPEN else 1)
     out[STATUS_PRACTICE] = 1 if s.practice[e] else 0
+    if out[STATUS_FEATURE] == FEAT_STATUE:  # STATUE-1: the posted price
+        out[STATUS_STATUE_PRICE] = cap(s.statue_price[e, f] // 5)
+    r = door_room(s, e)
+    if r >= 0 and s.room_heard[e, f, r]:  # LISTEN-1: what was heard behind this door
+        heard = 0
+        for k in range(MAX_FOES):
+            kind = s.band_kind[e, f, r, k]
+            if kind >= 0 and heard < 2 and (heard == 0 or out[STATUS_HEARD] != kind + 1):
+                out[STATUS_HEARD + heard] = kind + 1
+                heard += 1
 
 
 @njit(cache=True)
@@ -309,9 +337,13 @@ def observe_fight(s, e, out):
         row[FOE_RANGED] = 1 if flags & MF_RANGED else 0
         row[FOE_UNDEAD] = 1 if flags & MF_UNDEAD else 0
         row[FOE_EATER] = 1 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0
-    # FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE (BRIBE-1) and FIGHT_SNEAK: zero until they exist
     if s.mode[e] == FIGHT:
         out[FIGHT_ROUND] = cap(s.fight_round[e])
+        out[FIGHT_BRIBE_CHANCE] = bribe_chance(s, e)  # BRIBE-1
+        out[FIGHT_BRIBE_PRICE] = cap(bribe_price(s, e) // 5)
+        out[FIGHT_BRIBE_ASKED] = 1 if s.bribe_asked[e] else 0
+        out[FIGHT_GOODWILL] = 1 if s.goodwill[e] else 0
+        out[FIGHT_SNEAK] = 1 if s.sneaker[e] >= 0 else 0
 
 
 @njit(cache=True)
@@ -323,8 +355,11 @@ def observe_pack(s, e, out):
             if kind == 0:
                 continue
             at = (m * NUM_ITEM_SLOTS + slot) * PACK_ROW
-            out[at + PACK_KIND] = kind
-            out[at + PACK_KNOWN] = 1 if s.item_known[e, m, slot] else 0
+            if is_known(s, e, kind):
+                out[at + PACK_KIND] = kind
+                out[at + PACK_KNOWN] = 1
+            else:  # ITEM-2: only its look shows
+                out[at + PACK_KIND] = NUM_ITEMS - 1 + LOOK[kind]
             out[at + PACK_WEAR] = cap(s.item_wear[e, m, slot])
             out[at + PACK_DV] = cap(s.item_dv[e, m, slot])
 

@@ -67,8 +67,11 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_BATH_NOTHING,  # nothing
     P_PRACTICE_XP,  # COURT-2 share of a real fight's XP a practice bout gives
     P_PRACTICE_MAX_LEVEL,  # COURT-2 only members below this level gain it
+    P_LISTEN_HEAR,  # LISTEN-1 chance a band behind the door is heard
+    P_BRIBE_REVEAL,  # BRIBE-2 chance a paid band reveals the floor's rooms
+    P_BRIBE_STONE,  # BRIBE-2 chance a paid band hands over a summoning stone
     NUM_PARAMS,
-) = range(58)
+) = range(61)
 
 TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
@@ -155,6 +158,9 @@ COMMON = {
     P_BATH_NOTHING: 3,
     P_PRACTICE_XP: 0.25,
     P_PRACTICE_MAX_LEVEL: 3,
+    P_LISTEN_HEAR: 1 / 3,
+    P_BRIBE_REVEAL: 0.5,
+    P_BRIBE_STONE: 0.25,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

@@ -26,6 +26,8 @@ from .tables import (
     ITEMS,
     KING,
     KING_SLOT,
+    LOOK,
+    LOOK_NONE,
     MAX_MEMBERS,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
@@ -51,13 +53,27 @@ def num_standing(s, e):
 
 
 @njit(cache=True)
+def is_known(s, e, kind):
+    """ITEM-2: items of `kind` show what they are: a kind without a look always, one with a
+    look once its bit of `known_kinds` is set (used, named by a statue, bought, starting gear)."""
+    return LOOK[kind] == LOOK_NONE or (int(s.known_kinds[e]) >> int(kind)) & 1 == 1
+
+
+@njit(cache=True)
+def know_kind(s, e, kind):
+    """Items of `kind` are known for the rest of the run (ITEM-2); the packs show it."""
+    s.known_kinds[e] |= 1 << int(kind)
+    s.dirty[e] |= DIRTY_PACK
+
+
+@njit(cache=True)
 def put_item(s, e, m, slot, kind):
-    """Put a fresh, known item of `kind` into item slot `slot` of member m."""
+    """Put a fresh item of `kind` into item slot `slot` of member m (known or not as its kind
+    is, `is_known`)."""
     s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK
     s.item[e, m, slot] = kind
     s.item_wear[e, m, slot] = 0
     s.item_dv[e, m, slot] = ITEMS[kind, I_DV]
-    s.item_known[e, m, slot] = True
 
 
 @njit(cache=True)
@@ -67,7 +83,6 @@ def drop_item(s, e, m, slot):
     s.item[e, m, slot] = 0
     s.item_wear[e, m, slot] = 0
     s.item_dv[e, m, slot] = 0
-    s.item_known[e, m, slot] = False
 
 
 @njit(cache=True)
@@ -95,6 +110,7 @@ def add_member(s, e, m, cls, rng):
         kind = START_GEAR[cls, i]
         if kind != 0:
             put_item(s, e, m, i if i < NUM_EQUIP else free_pack_slot(s, e, m), kind)
+            know_kind(s, e, kind)  # ITEM-2: starting gear is known
     for pos in range(MAX_MEMBERS):
         if s.order[e, pos] < 0:
             s.order[e, pos] = m
@@ -235,10 +251,6 @@ def move_item(s, e, a, slot_a, b, slot_b):
     s.item_dv[e, a, slot_a], s.item_dv[e, b, slot_b] = (
         s.item_dv[e, b, slot_b],
         s.item_dv[e, a, slot_a],
-    )
-    s.item_known[e, a, slot_a], s.item_known[e, b, slot_b] = (
-        s.item_known[e, b, slot_b],
-        s.item_known[e, a, slot_a],
     )
 
 

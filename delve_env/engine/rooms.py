@@ -2,7 +2,7 @@
 
 from numba import njit
 
-from .fights import start_fight
+from .fights import start_fight, start_sneak
 from .party import share_xp
 from .quest import free_king
 from .tables import EV_NEW_ROOM
@@ -16,15 +16,18 @@ def has_band(s, e, f, r):
 
 
 @njit(cache=True)
-def enter_room(s, p, e, r, rng):
-    """The whole standing party steps in through the door together; a band there fights."""
+def enter_room(s, p, e, r, sneaker, rng):
+    """The whole standing party steps in through the door together; a band there fights. A
+    member who sneaks in (`sneaker` >= 0, SNEAK-1) goes first, alone and unseen."""
     f = s.floor[e]
     if not s.room_entered[e, f, r]:
         s.room_entered[e, f, r] = True
         s.stat_rooms[e] += 1
         s.events[e] |= EV_NEW_ROOM
         share_xp(s, p, e, NEW_ROOM_XP, rng)
-    if has_band(s, e, f, r):
+    if has_band(s, e, f, r) and sneaker >= 0:
+        start_sneak(s, p, e, r, sneaker)
+    elif has_band(s, e, f, r):
         start_fight(s, p, e, r, rng)
     else:
         free_king(s, p, e, rng)

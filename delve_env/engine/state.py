@@ -47,7 +47,7 @@ FIELDS = {
     "floor_visited": (("F",), np.bool_),  # floors reached so far (LUCK-1 sessions)
     "effects": ((NUM_EFFECTS,), np.int16),  # paces left of WARD, ESP, SATED, LIGHT (EFFECT-1)
     "ward_foul": ((), np.bool_),  # the WARD slot holds the foul lantern (2x, WANDER-2)
-    "known_kinds": ((), np.int32),  # bit k set = item kind k is known (ITEM-2)
+    "known_kinds": ((), np.int32),  # bit k set = kind k is known (ITEM-2, party.is_known)
     "practice": ((), np.bool_),  # the fight is a practice bout (COURT-2)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),
@@ -69,7 +69,6 @@ FIELDS = {
     "item": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # item kind; slots 0-2 worn, 3-10 pack
     "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
     "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)
-    "item_known": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.bool_),  # ITEM-2
     "sel_member": ((), np.int8),  # member whose item is selected, -1 none (actions.A_SELECT)
     "sel_slot": ((), np.int8),  # the selected item slot, -1 none
     # --- floors ---
@@ -89,6 +88,7 @@ FIELDS = {
     "room_map": (("F", MAX_ROOMS), np.bool_),  # the floor map lies here (MAP-5)
     "room_chest": (("F", MAX_ROOMS), np.int8),  # tables.CHEST_NONE .. CHEST_OPEN (CHEST-1)
     "room_feature": (("F", MAX_ROOMS), np.int8),  # tables.FEAT_*: store, statue, bath
+    "room_heard": (("F", MAX_ROOMS), np.bool_),  # its band was heard at a door (LISTEN-1)
     "statue_price": (("F",), np.int16),  # the floor's statue's posted price P (STATUE-1)
     "statue_threshold": (("F",), np.int16),  # its secret threshold T in [P/4, P]
     "bathed": (("F", MAX_MEMBERS), np.bool_),  # member bathed in the floor's bath (BATH-1)
@@ -118,6 +118,8 @@ FIELDS = {
     "fight_round": ((), np.int16),
     "worker": ((), np.int8),  # the member working a vault lock
     "goodwill": ((), np.bool_),  # a goodwill scroll was read in this fight (BRIBE-3)
+    "bribe_asked": ((), np.bool_),  # the band was asked for a bribe this fight (BRIBE-1)
+    "sneaker": ((), np.int8),  # the member sneaking in alone, -1 none (SNEAK-1)
     # --- per-step output and episode statistics ---
     "dirty": ((), np.uint8),  # DIRTY_* bits: parts of the observation to rewrite
     "events": ((), np.int32),  # EV_* bits raised by the last step
@@ -141,6 +143,9 @@ FIELDS = {
     "stat_bids": ((), np.int16),  # statue bids (STATUE-1)
     "stat_baths": ((), np.int16),  # baths taken (BATH-1)
     "stat_bouts": ((), np.int16),  # practice bouts (COURT-2)
+    "stat_bribes": ((), np.int16),  # bribes paid (BRIBE-1)
+    "stat_listens": ((), np.int16),  # listens at doors (LISTEN-1)
+    "stat_sneaks": ((), np.int16),  # sneaks into rooms (SNEAK-1)
 }
 
 State = namedtuple("State", list(FIELDS))

@@ -10,11 +10,13 @@ from .actions import (
     A_ATTACK,
     A_BATHE,
     A_BID,
+    A_BRIBE,
     A_BUY,
     A_CANCEL,
     A_GIVE,
     A_HINT,
     A_LEAVE,
+    A_LISTEN,
     A_LOOT,
     A_LUCK,
     A_MEND,
@@ -28,6 +30,7 @@ from .actions import (
     A_SELECT,
     A_SELL,
     A_SHOP,
+    A_SNEAK,
     A_STAIRS,
     A_STATUE,
     A_SWAP,
@@ -38,8 +41,10 @@ from .actions import (
     A_WORK,
 )
 from .baths import bathe
+from .bribes import ask_bribe
 from .chests import open_chest, stock_chests
 from .court import start_practice
+from .doors import door_direction, listen
 from .features import place_features
 from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
@@ -86,6 +91,7 @@ def reset_slot(s, p, e, seed, party):
     s.foe_kind[e, :] = -1
     s.fight_room[e] = -1
     s.actor[e] = -1
+    s.sneaker[e] = -1
     s.sel_member[e] = s.sel_slot[e] = -1
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):
@@ -115,7 +121,7 @@ def act(s, p, e, a, rng):
         r = step_party(s, e, a - A_MOVE)
         pass_pace(s, p, e, rng)
         if r >= 0:
-            enter_room(s, p, e, r, rng)
+            enter_room(s, p, e, r, -1, rng)
         else:
             maybe_wander(s, p, e, False, rng)
     elif a == A_WAIT:
@@ -179,8 +185,16 @@ def act(s, p, e, a, rng):
         approach_statue(s, e)
     elif a < A_MEND:
         bid(s, p, e, a - A_BID, rng)
-    else:
+    elif a < A_BRIBE:
         mend(s, p, e, a - A_MEND)
+    elif a == A_BRIBE:
+        ask_bribe(s, p, e, rng)
+    elif a == A_LISTEN:
+        listen(s, p, e, rng)
+    else:  # one member sneaks in, then the party steps through the door (SNEAK-1)
+        r = step_party(s, e, door_direction(s, e))
+        pass_pace(s, p, e, rng)
+        enter_room(s, p, e, r, a - A_SNEAK, rng)
 
 
 @njit(cache=True)

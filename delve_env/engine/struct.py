@@ -79,7 +79,6 @@ def _struct_of(nt):
     s.item = nt.item
     s.item_wear = nt.item_wear
     s.item_dv = nt.item_dv
-    s.item_known = nt.item_known
     s.sel_member = nt.sel_member
     s.sel_slot = nt.sel_slot
     s.tiles = nt.tiles
@@ -97,6 +96,7 @@ def _struct_of(nt):
     s.room_map = nt.room_map
     s.room_chest = nt.room_chest
     s.room_feature = nt.room_feature
+    s.room_heard = nt.room_heard
     s.statue_price = nt.statue_price
     s.statue_threshold = nt.statue_threshold
     s.bathed = nt.bathed
@@ -125,6 +125,8 @@ def _struct_of(nt):
     s.fight_round = nt.fight_round
     s.worker = nt.worker
     s.goodwill = nt.goodwill
+    s.bribe_asked = nt.bribe_asked
+    s.sneaker = nt.sneaker
     s.dirty = nt.dirty
     s.events = nt.events
     s.achieved = nt.achieved
@@ -147,6 +149,9 @@ def _struct_of(nt):
     s.stat_bids = nt.stat_bids
     s.stat_baths = nt.stat_baths
     s.stat_bouts = nt.stat_bouts
+    s.stat_bribes = nt.stat_bribes
+    s.stat_listens = nt.stat_listens
+    s.stat_sneaks = nt.stat_sneaks
     return s
 
 
@@ -203,7 +208,6 @@ def clear_slot(s, e):
     s.item[e] = 0
     s.item_wear[e] = 0
     s.item_dv[e] = 0
-    s.item_known[e] = 0
     s.sel_member[e] = 0
     s.sel_slot[e] = 0
     s.tiles[e] = 0
@@ -221,6 +225,7 @@ def clear_slot(s, e):
     s.room_map[e] = 0
     s.room_chest[e] = 0
     s.room_feature[e] = 0
+    s.room_heard[e] = 0
     s.statue_price[e] = 0
     s.statue_threshold[e] = 0
     s.bathed[e] = 0
@@ -249,6 +254,8 @@ def clear_slot(s, e):
     s.fight_round[e] = 0
     s.worker[e] = 0
     s.goodwill[e] = 0
+    s.bribe_asked[e] = 0
+    s.sneaker[e] = 0
     s.dirty[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0
@@ -271,3 +278,6 @@ def clear_slot(s, e):
     s.stat_bids[e] = 0
     s.stat_baths[e] = 0
     s.stat_bouts[e] = 0
+    s.stat_bribes[e] = 0
+    s.stat_listens[e] = 0
+    s.stat_sneaks[e] = 0

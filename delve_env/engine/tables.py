@@ -180,10 +180,15 @@ ITEMS = np.array(
 # fallen member to 1 HP; +dice x d6 to the ceiling (and to HP); the XP the next level still
 # costs; mend the ready weapon's wear. Targets: a standing member; a fallen member who is not
 # the king and was raised fewer than MAX_RAISES times; a standing member with a weapon in hand.
+# Party effects (EFFECT-1), used on oneself: a lantern lit fills the WARD slot (the argument
+# column: 1 for the foul lantern); a scroll read starts the effect in the argument column; a
+# goodwill scroll read in a fight raises the band's bribe chance (BRIBE-3). Targets: the user
+# themself, standing; the user themself, a reader (C_READER).
 USE_NONE, USE_HEAL, USE_RAISE, USE_CEILING, USE_NEXT_LEVEL, USE_HONE = range(6)
-ON_STANDING, ON_FALLEN, ON_ARMED = range(3)
+USE_LANTERN, USE_SCROLL, USE_GOODWILL = range(6, 9)
+ON_STANDING, ON_FALLEN, ON_ARMED, ON_SELF, ON_SELF_READER = range(5)
 MAX_RAISES = 3  # RAISE-1
-# columns of USES
+# columns of USES: what it does, its dice (or the effect's argument), on whom
 U_EFFECT, U_DICE, U_TARGET = range(3)
 USES = np.zeros((NUM_ITEMS, 3), dtype=np.int16)
 USES[MEDICINAL_ALE] = (USE_HEAL, 2, ON_STANDING)  # heal 2d6
@@ -191,6 +196,23 @@ USES[LIGHT_OF_LIFE] = (USE_RAISE, 0, ON_FALLEN)  # stands at 1 HP (RAISE-1)
 USES[GEM_OF_STRENGTH] = (USE_CEILING, 1, ON_STANDING)  # +1d6 ceiling
 USES[MIND_SHARPENER] = (USE_NEXT_LEVEL, 0, ON_STANDING)  # +XP to reach the next level
 USES[HONING_STONE] = (USE_HONE, 0, ON_ARMED)  # restores the weapon in hand
+USES[WARDING_LANTERN] = (USE_LANTERN, 0, ON_SELF)  # WARD: half the wandering chance
+USES[FOUL_LANTERN] = (USE_LANTERN, 1, ON_SELF)  # WARD, foul: twice the wandering chance
+USES[GOODWILL_SCROLL] = (USE_GOODWILL, 0, ON_SELF_READER)  # BRIBE-3, in a fight
+USES[ESP_SCROLL] = (USE_SCROLL, ESP, ON_SELF_READER)
+USES[SATED_SCROLL] = (USE_SCROLL, SATED, ON_SELF_READER)
+USES[LIGHT_SCROLL] = (USE_SCROLL, LIGHT, ON_SELF_READER)
+
+# ITEM-2: kinds with a look are unknown until used or named by a statue (starting gear and
+# bought items are known); an unknown item shows only its look. Kinds of one look share their
+# target (USES), so what may be done with an unknown item never tells which kind it is.
+LOOK_NONE, LOOK_BOTTLE, LOOK_SCROLL, LOOK_LANTERN = range(4)
+NUM_LOOKS = 4
+LOOK_NAMES = ("", "unknown bottle", "unknown scroll", "unknown lantern")
+LOOK = np.zeros(NUM_ITEMS, dtype=np.int8)
+LOOK[MEDICINAL_ALE] = LOOK[MIND_SHARPENER] = LOOK_BOTTLE
+LOOK[GOODWILL_SCROLL] = LOOK[ESP_SCROLL] = LOOK[SATED_SCROLL] = LOOK[LIGHT_SCROLL] = LOOK_SCROLL
+LOOK[WARDING_LANTERN] = LOOK[FOUL_LANTERN] = LOOK_LANTERN
 
 # Starting gear per class: (ready hand, off hand, armor, first pack item) (PARTY-3).
 START_GEAR = np.array(
@@ -314,6 +336,11 @@ EVENT_NAMES = (
     "hunting",
     "vault opened",
     "vault wound",
+    "bribe paid",
+    "band heard",
+    "metal bite",
+    "armor bite",
+    "drained",
 )
 (
     EV_NEW_ROOM,
@@ -337,5 +364,10 @@ EVENT_NAMES = (
     EV_HUNTING,
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
+    EV_BRIBE,
+    EV_HEARD,
+    EV_METAL_BITE,
+    EV_ARMOR_BITE,
+    EV_DRAINED,
 ) = (1 << i for i in range(len(EVENT_NAMES)))
 NUM_EVENTS = len(EVENT_NAMES)

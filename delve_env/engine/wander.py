@@ -1,7 +1,8 @@
-"""Wandering bands (WANDER-1, WANDER-3): after a pace in a hall, or a search anywhere."""
+"""Wandering bands (WANDER-1..3): after a pace in a hall, or a search anywhere."""
 
 from numba import njit
 
+from .effects import FOUL_CAP, ward_factor
 from .fights import start_fight
 from .floors import is_hall, is_junction
 from .monsters import roll_band
@@ -17,7 +18,18 @@ from .tables import EV_WANDER
 
 @njit(cache=True)
 def wander_chance(s, p, e, searching):
-    """WANDER-1's table: the chance per pace that a band appears where the party stands."""
+    """The chance per pace that a band appears where the party stands: WANDER-1's table,
+    halved by the warding lantern, doubled by the foul one (capped, WANDER-2)."""
+    base = table_chance(s, p, e, searching)
+    factor = ward_factor(s, e)
+    if factor > 1.0:
+        return min(FOUL_CAP, factor * base)
+    return factor * base
+
+
+@njit(cache=True)
+def table_chance(s, p, e, searching):
+    """WANDER-1's table: the chance per pace where the party stands, before any lantern."""
     hunting = s.hunting[e]
     junction = p[P_JUNCTION_WANDER_HUNT] if hunting else p[P_JUNCTION_WANDER]
     if searching:
