@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import make_scene
@@ -393,3 +397,36 @@ def test_store_every_legal_store_action_steps_cleanly(fresh):
             continue
         fresh.act(a)
         assert fresh.s.gold[0] >= 0 and fresh.s.mode[0] == STORE
+
+
+# --- the soak's store invariants catch planted defects --------------------------------------
+
+
+def _soak():
+    bench = Path(__file__).resolve().parents[1] / "benchmarks"
+    if str(bench) not in sys.path:
+        sys.path.insert(0, str(bench))
+    return importlib.import_module("soak")
+
+
+def test_store_invariants_catch_planted_defects(fresh):
+    """benchmarks/soak.py's store block: STORE mode away from a store, a piece past its full
+    durability, a store step that moved the clock; none on a real store visit."""
+    soak = _soak()
+    s = fresh.s
+    checker = soak.InvariantChecker()
+    shop(fresh, 3)
+    assert checker.check(s, new_episode=True) == []
+    fresh.act(A_BUY)
+    assert checker.check(s) == []
+    s.pace[0] += 1
+    s.steps[0] += 1
+    assert [v.rule for v in checker.check(s)] == ["a store step moved the clock"]
+    s.item_dv[0, 0, ARMOR] = ITEMS[LEATHER, I_DV] + 1
+    found = checker.check(s, new_episode=True)
+    assert [v.rule for v in found] == ["item past full durability or with negative wear"]
+    s.item_dv[0, 0, ARMOR] = 1
+    fresh.put(1, *fresh.hall_tile(1, junction=False))
+    s.mode[0] = STORE
+    found = checker.check(s, new_episode=True)
+    assert [v.rule for v in found] == ["in a store where there is none"]
