@@ -150,7 +150,8 @@ class ScriptedAgent:
         """What to buy at the store where the party stands (in it or at its door): a light of
         life when none is held, then rations up to the target; A_LEAVE when nothing."""
         f = int(s.floor[0])
-        if f > 0 and s.room_feature[0, f, s.room_of[0, f, s.y[0], s.x[0]]] != FEAT_STORE:
+        r = int(s.room_of[0, f, s.y[0], s.x[0]])
+        if f > 0 and (r < 0 or s.room_feature[0, f, r] != FEAT_STORE):
             return A_LEAVE
         level = f // STORE_FLOOR_EVERY
         factor = int(STORE_FACTOR_HALVES[level])
