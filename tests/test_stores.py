@@ -430,3 +430,11 @@ def test_store_invariants_catch_planted_defects(fresh):
     s.mode[0] = STORE
     found = checker.check(s, new_episode=True)
     assert [v.rule for v in found] == ["in a store where there is none"]
+
+
+def test_store_random_play_reaches_the_stores_cleanly():
+    """A short random-legal soak enters stores, buys and sells, with every invariant (the
+    store block included) holding after every step."""
+    rep = _soak().soak_vector(slots=16, calls=1500)
+    assert not rep.exceptions and rep.problem_count == 0, rep.problems[:5]
+    assert rep.visits["stores"] > 0 and rep.visits["bought"] > 0 and rep.visits["sold"] > 0
