@@ -438,3 +438,27 @@ def test_store_random_play_reaches_the_stores_cleanly():
     rep = _soak().soak_vector(slots=16, calls=1500)
     assert not rep.exceptions and rep.problem_count == 0, rep.problems[:5]
     assert rep.visits["stores"] > 0 and rep.visits["bought"] > 0 and rep.visits["sold"] > 0
+
+
+def test_store_2_an_unknown_item_sells_as_the_cheapest_kind_of_its_look(scene_factory):
+    """STORE-2 with ITEM-2: an unknown mind sharpener (60) sells as a bottle, like an unknown
+    ale (10 -> 5 at the courtyard), so the price shown never names it; known, it sells for
+    half its own price (30)."""
+    from delve_env.engine.actions import A_SELL, A_SHOP, select_action
+    from delve_env.engine.tables import MIND_SHARPENER
+
+    scene = scene_factory()
+    s = scene.s
+    s.item[0, 2, 5] = MIND_SHARPENER
+    s.known_kinds[0] &= ~(1 << MIND_SHARPENER)
+    scene.act(A_SHOP)
+    gold = int(s.gold[0])
+    scene.act(select_action(2, 5))
+    scene.act(A_SELL)
+    assert int(s.gold[0]) == gold + 5
+    s.item[0, 2, 5] = MIND_SHARPENER
+    s.known_kinds[0] |= 1 << MIND_SHARPENER
+    gold = int(s.gold[0])
+    scene.act(select_action(2, 5))
+    scene.act(A_SELL)
+    assert int(s.gold[0]) == gold + 30

@@ -19,7 +19,7 @@ from .features import feature_here
 from .items import let_go
 from .loot import take_item
 from .params import P_TASK, TASK_EXPLORE
-from .party import drop_item, free_pack_slot, is_standing
+from .party import drop_item, free_pack_slot, is_known, is_standing
 from .state import DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     CAT_ARMOR,
@@ -31,9 +31,11 @@ from .tables import (
     I_DV,
     I_PRICE,
     ITEMS,
+    LOOK,
     MAX_MEMBERS,
     MAX_STOCK,
     NUM_ITEM_SLOTS,
+    NUM_ITEMS,
     RATIONS_CODE,
     RATIONS_PER_BUY,
     RATIONS_PRICE,
@@ -145,8 +147,14 @@ def buy(s, p, e, k):
 @njit(cache=True)
 def sell_price(s, e, kind):
     """STORE-2: what the store here pays for an item of `kind`: half its own price, rounded
-    down."""
-    return store_price(ITEMS[kind, I_PRICE], store_level(s, e)) // 2
+    down. An unknown item (ITEM-2) is paid as the cheapest kind of its look, so neither the
+    price shown nor the gold paid tells what it is."""
+    price = ITEMS[kind, I_PRICE]
+    if not is_known(s, e, kind):
+        for other in range(NUM_ITEMS):
+            if LOOK[other] == LOOK[kind]:
+                price = min(price, ITEMS[other, I_PRICE])
+    return store_price(price, store_level(s, e)) // 2
 
 
 @njit(cache=True)
