@@ -15,12 +15,17 @@ Items (two actions each: select, then give / use / wear): a light of life raises
 consumables go to a standing member and their gear to whoever it suits (PARTY-4); gems of
 strength and mind sharpeners are used at once, on the king when he is there; in a fight the
 acting member gives medicinal ale to a member who is low.
+
+Stores (STORE-1..2): before going down from the courtyard, and in a store room on the way,
+buy a light of life when none is held and the gold covers one, then rations up to
+`ration_target`; nothing is sold.
 """
 
 import numpy as np
 
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_BUY,
     A_CANCEL,
     A_GIVE,
     A_LEAVE,
@@ -30,6 +35,7 @@ from delve_env.engine.actions import (
     A_OPEN,
     A_RUN,
     A_SEARCH,
+    A_SHOP,
     A_STAIRS,
     A_SWAP,
     A_USE,
@@ -44,6 +50,7 @@ from delve_env.engine.tables import (
     CAT_WEAPON,
     DOOR,
     EXPLORE,
+    FEAT_STORE,
     FIGHT,
     GEM_OF_STRENGTH,
     HALL,
@@ -51,6 +58,7 @@ from delve_env.engine.tables import (
     I_CAT,
     I_DICE,
     I_FLAT,
+    I_PRICE,
     I_RANGED,
     ITEMS,
     KING_SLOT,
@@ -64,10 +72,15 @@ from delve_env.engine.tables import (
     MONSTERS,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
+    RATIONS_PRICE,
     READY,
     ROCK,
     ROGUE,
     SECRET,
+    STORE,
+    STORE_FACTOR_HALVES,
+    STORE_FLOOR_EVERY,
+    STORE_STOCK,
 )
 
 
@@ -99,8 +112,10 @@ def path_step(tiles, x, y, goal):
 class ScriptedAgent:
     """`act(env)` returns a legal action for a `DelveEnv` (or a wrapper around one)."""
 
-    def __init__(self, explore_to: int = 1, rest_below: float = 0.6, book: bool = True):
+    def __init__(self, explore_to: int = 1, rest_below: float = 0.6, book: bool = True,
+                 ration_target: int = 40):  # fmt: skip
         self.explore_to = explore_to  # visit every room of floors 1..explore_to (XP) going down
+        self.ration_target = ration_target  # buy rations in stores up to this many
         self.rest_below = rest_below  # rest when someone stands below this share of their ceiling
         self.book = book  # take the book on the way up (it starts the hunt, RUN-6)
         self.follow = None  # (member, slot, follow-up) of the item just selected
@@ -119,8 +134,12 @@ class ScriptedAgent:
                 a = A_CANCEL
         elif s.mode[0] == FIGHT:
             a = self.fight(s, mask)
+        elif s.mode[0] == STORE:
+            a = self.store_buy(s, mask)
         elif s.mode[0] != EXPLORE:
             a = A_LEAVE  # vault locks are left alone
+        elif mask[A_SHOP] and self.store_buy(s, mask) != A_LEAVE:
+            a = A_SHOP
         elif s.floor[0] == 0:
             a = A_STAIRS
         else:
@@ -128,6 +147,26 @@ class ScriptedAgent:
         if a is None or not mask[a]:
             a = A_WAIT if mask[A_WAIT] else int(np.flatnonzero(mask)[0])
         return int(a)
+
+    # --- stores ---------------------------------------------------------------------------
+    def store_buy(self, s, mask):
+        """What to buy at the store where the party stands (in it or at its door): a light of
+        life when none is held, then rations up to the target; A_LEAVE when nothing."""
+        f = int(s.floor[0])
+        r = int(s.room_of[0, f, s.y[0], s.x[0]])
+        if f > 0 and (r < 0 or s.room_feature[0, f, r] != FEAT_STORE):
+            return A_LEAVE
+        level = f // STORE_FLOOR_EVERY
+        factor = int(STORE_FACTOR_HALVES[level])
+        gold, inside = int(s.gold[0]), s.mode[0] == STORE
+        light = 1 + int(np.flatnonzero(STORE_STOCK[level] == LIGHT_OF_LIFE)[0])
+        held = any(self.holding(s, m, LIGHT_OF_LIFE) is not None for m in self.standing(s))
+        room = any((s.item[0, m, NUM_EQUIP:] == 0).any() for m in self.standing(s))
+        if not held and room and gold >= (ITEMS[LIGHT_OF_LIFE, I_PRICE] * factor + 1) // 2:
+            return A_BUY + light if inside else A_SHOP
+        if s.rations[0] < self.ration_target and gold >= (RATIONS_PRICE * factor + 1) // 2:
+            return A_BUY if inside else A_SHOP
+        return A_LEAVE
 
     # --- fights ---------------------------------------------------------------------------
     def fight(self, s, mask):

@@ -65,8 +65,11 @@ from delve_env.engine.tables import (
     FEAT_BATH,
     FEAT_NONE,
     FEAT_STATUE,
+    FEAT_STORE,
     FIGHT,
     HALL,
+    I_DV,
+    ITEMS,
     KING_SLOT,
     NUM_ITEMS,
     NUM_MODES,
@@ -331,11 +334,16 @@ class InvariantChecker:
             "effects": s.effects.astype(np.int64),
             "known": s.known_kinds.astype(np.int64),
             "bids": s.stat_bids.astype(np.int64),
+            "bought": s.stat_bought.astype(np.int64),
+            "sold": s.stat_sold.astype(np.int64),
         }
         prev = self._prev
         self._check_effects(s, now, prev, new_episode)
+        same = None
         if prev is not None and len(prev["pace"]) == n:
             same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
+        self._check_stores(s, f, x, y, prev if same is not None else None, now, same)
+        if same is not None:
             moved = np.broadcast_to(np.asarray(stepped, bool), (n,))
             self._add(
                 bad(same & ~moved & (now["pace"] != prev["pace"])),
@@ -414,6 +422,44 @@ class InvariantChecker:
             bad(~s.practice & s.bout_down.any(axis=1)),
             "down from a bout that is over",
             lambda e: f"bout_down {s.bout_down[e].tolist()} hp {s.hp[e].tolist()}",
+        )
+
+    def _check_stores(self, s, f, x, y, prev, now, same) -> None:
+        """STORE-1..2: mode STORE only at a store (the courtyard or a store room); no repair
+        leaves an item past its full durability; the purchase and sale counts never fall; a
+        step in a store moves no clock (TIME-2)."""
+        n = len(s.mode)
+        room = s.room_of[np.arange(n), f, y, x].astype(np.int64)
+        feature = s.room_feature[np.arange(n), f, np.maximum(room, 0)]
+        at_store = (f == 0) | ((room >= 0) & (feature == FEAT_STORE))
+        bad = lambda cond: np.flatnonzero(cond)  # noqa: E731
+        self._add(
+            bad((s.mode == STORE) & ~at_store),
+            "in a store where there is none",
+            lambda e: f"floor {s.floor[e]} room {room[e]} feature {feature[e]}",
+        )
+        full_dv = ITEMS[s.item.astype(np.int64), I_DV]
+        self._add(
+            bad(((s.item_dv > full_dv) | (s.item_wear < 0)).any(axis=(1, 2))),
+            "item past full durability or with negative wear",
+            lambda e: f"dv {s.item_dv[e].tolist()} wear {s.item_wear[e].tolist()}",
+        )
+        self._add(
+            bad((s.stat_bought < 0) | (s.stat_sold < 0)),
+            "store counts negative",
+            lambda e: f"bought {s.stat_bought[e]} sold {s.stat_sold[e]}",
+        )
+        if prev is None:
+            return
+        self._add(
+            bad(same & ((now["bought"] < prev["bought"]) | (now["sold"] < prev["sold"]))),
+            "store counts fell",
+            lambda e: f"bought {prev['bought'][e]} -> {now['bought'][e]}",
+        )
+        self._add(
+            bad(same & (prev["mode"] == STORE) & (now["pace"] != prev["pace"])),
+            "a store step moved the clock",
+            lambda e: f"pace {prev['pace'][e]} -> {now['pace'][e]}",
         )
 
 

@@ -90,9 +90,14 @@ class DelveEnv(gym.Env):
     named by a statue (ITEM-2): the pack shows only their look, and what may be done with an
     unknown item is the same for every kind of its look.
 
+    Stores (STORE-1..2): in the courtyard and the store room of floors 3, 6, 9, 12, 162 enters
+    the store (no time passes there); 163-178 buy a line of its list (163: ten rations), and a
+    selected item (any member's) is sold (179) at half price or repaired (180); 150 leaves.
+
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 22), `status` (39), `fight` (54), `puzzle` (115), `pack` (5 x 11 x 4).
+    view), `party` (5 x 22), `status` (39), `fight` (54), `puzzle` (115), `pack` (5 x 11 x 4),
+    `shop` (52: in a store, each line's item, price and whether it can be bought now).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

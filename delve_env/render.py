@@ -1,11 +1,12 @@
 """Rendering one env slot as text or a picture: the remembered floor, the party, the fight, the
-lock. Reads the state only, and draws nothing from the game's RNG."""
+lock, the store. Reads the state only, and draws nothing from the game's RNG."""
 
 import numpy as np
 
 from .engine.actions import slot_name
 from .engine.observe import armor_value
 from .engine.party import is_known, level_cost
+from .engine.stores import can_buy, line_kind, line_price, store_level
 from .engine.tables import (
     CLASS_NAMES,
     EFFECT_NAMES,
@@ -16,13 +17,16 @@ from .engine.tables import (
     LOOK_NAMES,
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_STOCK,
     MODE_NAMES,
     MONSTER_NAMES,
     PLATE,
+    RATIONS_CODE,
     READY,
     ROCK,
     SECRET,
     STATUE,
+    STORE,
     WALL,
     WARD,
 )
@@ -97,7 +101,8 @@ def render_party(s, p, e: int) -> list[str]:
         m, slot = int(s.sel_member[e]), int(s.sel_slot[e])
         lines.append(
             f"selected: {CLASS_NAMES[s.cls[e, m]]}'s {slot_name(slot)} "
-            f"({item_name(s, e, s.item[e, m, slot])}): give, use, wear or put back"
+            f"({item_name(s, e, s.item[e, m, slot])}): "
+            + ("sell, repair or put back" if s.mode[e] == STORE else "give, use, wear or put back")
         )
     return lines
 
@@ -133,6 +138,21 @@ def render_lock(s, e: int) -> list[str]:
         lines.append("  " + " ".join(cells))
     if s.plate_hint[e, f] >= 0:
         lines.append(f"  hint: push cell {s.plate_hint[e, f]}")
+    return lines
+
+
+def render_store(s, p, e: int) -> list[str]:
+    """The store's list (STORE-1..2): each line's price, '*' where it can be bought now."""
+    level = store_level(s, e)
+    where = "the courtyard's store" if level == 0 else f"the store of floor {s.floor[e]}"
+    lines = [f"STORE: {where}, prices x {(level + 2) / 2:.1f}; sells at half price, repairs"]
+    for k in range(MAX_STOCK):
+        kind = line_kind(level, k)
+        if kind == 0:
+            continue
+        name = "ten rations" if kind == RATIONS_CODE else ITEM_NAMES[kind]
+        mark = "*" if can_buy(s, p, e, k) else " "
+        lines.append(f" {mark}{k:>2}. {name:<16} {line_price(level, k):>4} gold")
     return lines
 
 
@@ -174,6 +194,8 @@ def render_text(s, p, e: int = 0) -> str:
     if s.mode[e] == STATUE:
         lines.append(f"LIVING STATUE: posted price {s.statue_price[e, f]} gold; mending "
                      f"{10 * f} gold a hit point")  # fmt: skip
+    if s.mode[e] == STORE:
+        lines += render_store(s, p, e)
     lines += render_effects(s, e)
     lines += render_party(s, p, e)
     events = [name for i, name in enumerate(EVENT_NAMES) if (s.events[e] >> i) & 1]

@@ -5,7 +5,8 @@ The map's two 15 x 15 channels hold categorical codes (channel 0: the crop's til
 extractor turns them back into integers, one-hot encodes them (11 + 6 planes) and runs a
 small CNN over the planes. The puzzle's codes (the wall's ring symbols and answers, its best
 guess, the hinted plate cell) are one-hot encoded too: as scalars, "symbol 3" sat between "2"
-and "4" and the hint's cell was one number, not a place on the plate. The other keys are flattened,
+and "4" and the hint's cell was one number, not a place on the plate. The other keys (`party`,
+`status`, `fight`, `pack`, `shop`: every key but `map`, whatever the Dict holds) are flattened,
 concatenated and go through a linear layer. Both parts are concatenated into the features.
 """
 

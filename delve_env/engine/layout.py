@@ -3,7 +3,7 @@
 Every value of the observation is a small unsigned integer (a code, a count or a capped
 amount) in one `OBS_BYTES`-long uint8 record per env, so the engine writes one contiguous row
 per env and the vector env hands it out with one copy. The Gymnasium Dict (`map`, `party`,
-`status`, `fight`, `puzzle`, `pack`) is a set of views into that record (`KEYS`).
+`status`, `fight`, `puzzle`, `pack`, `shop`) is a set of views into that record (`KEYS`).
 
 Each field below is declared once with its range and meaning; compiled code indexes the
 record with the returned offsets, `docs/OBSERVATION.md` and the `DelveEnv` docstring are
@@ -22,6 +22,7 @@ from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
     MAX_PLATE,
+    MAX_STOCK,
     MAX_SYMBOLS,
     NUM_CLASSES,
     NUM_ITEM_SLOTS,
@@ -29,6 +30,8 @@ from .tables import (
     NUM_LOOKS,
     NUM_MODES,
     NUM_MONSTERS,
+    NUM_STORE_LEVELS,
+    RATIONS_CODE,
     VIEW,
     WALL_HISTORY,
     WALL_RINGS,
@@ -216,7 +219,28 @@ PACK_KNOWN = PACK.add("known", 1, "the item's kind is known (ITEM-2)")
 PACK_WEAR = PACK.add("wear", CAP, "damage or AV lost to eaters")
 PACK_DV = PACK.add("durability", CAP, "durability left (DMG-1)")
 
-KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK)  # the Dict's keys, in record order
+# --- shop: the store the party is in (STORE-1..2), one row per line of its list, then its own
+LINE = Key("line", (MAX_STOCK,))
+LINE_ITEM = LINE.add(
+    "item", RATIONS_CODE, f"0 no line, 1-{NUM_ITEMS - 1} the item kind (tables.ITEM_NAMES), "
+    f"{RATIONS_CODE} ten rations (line 0)",
+)  # fmt: skip
+LINE_PRICE = LINE.add("price", CAP, "the line's price in fives of gold, rounded up")
+LINE_BUYABLE = LINE.add("buyable", 1, "the gold covers it and it has somewhere to go")
+SHOP = Key("shop", (), "the store the party is in: its list, then its own values; else zeros")
+SHOP_LINES = SHOP.add_rows("lines", LINE, MAX_STOCK, f"{MAX_STOCK} rows of the `line` fields")
+SHOP_LEVEL = SHOP.add(
+    "level", NUM_STORE_LEVELS, "the store's level + 1: 1 the courtyard's, 2-5 floors 3, 6, 9, 12"
+)
+SHOP_FACTOR = SHOP.add("factor", 6, "the price factor in halves (2 = 1.0 ... 6 = 3.0)")
+SHOP_SELL = SHOP.add(
+    "sell price", CAP, "what the selected item sells for, in fives of gold rounded up; 0 none"
+)
+SHOP_REPAIR = SHOP.add(
+    "repair price", CAP, "what repairing the selected item costs, in fives rounded up; 0 none"
+)
+
+KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK, SHOP)  # the Dict's keys, in record order
 OFFSETS = {}
 _at = 0
 for _key in KEYS:
@@ -224,11 +248,11 @@ for _key in KEYS:
     _at += _key.nbytes
 OBS_BYTES = _at
 # plain ints for compiled code: where each key starts, its bytes, the size of a row
-MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT = (OFFSETS[k.name] for k in KEYS)
-MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES = (
+MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT, SHOP_AT = (OFFSETS[k.name] for k in KEYS)
+MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES, SHOP_BYTES = (
     k.nbytes for k in KEYS
 )
-PARTY_ROW, FOE_ROW, PACK_ROW = PARTY.size, FOE.size, PACK.size
+PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW = PARTY.size, FOE.size, PACK.size, LINE.size
 
 
 _CUTS = tuple((k.name, OFFSETS[k.name], OFFSETS[k.name] + k.nbytes, k.shape) for k in KEYS)
@@ -255,7 +279,10 @@ def markdown() -> str:
         "|---|---|---|",
     ]
     lines += [f"| `{k.name}` | {k.shape} | {k.what} |" for k in KEYS]
-    for k in (*KEYS[:3], FOE, *KEYS[3:]):
+    tables = []
+    for k in KEYS:  # a key's nested rows (fight's foes, shop's lines) come just before it
+        tables += [rows for rows, _ in k.nested.values()] + [k]
+    for k in tables:
         index = "last axis" if k.rows else "index"
         lines += ["", f"### `{k.name}` {k.shape}", "", f"| {index} | field | range | meaning |",
                   "|---|---|---|---|"]  # fmt: skip

@@ -1,7 +1,8 @@
 """The observation: env e's uint8 record (`layout.py`), written in place.
 
 A step rewrites only the parts of the record its mechanics marked dirty (`state.DIRTY_*`);
-`status` every step, `fight` and `puzzle` every step of a fight or a lock. `full=True` (after a
+`status` every step, `fight` and `puzzle` every step of a fight or a lock, `shop` every step in
+a store. `full=True` (after a
 reset or a load) recomputes everything from the state, and gives the very same bytes.
 """
 
@@ -36,6 +37,10 @@ from .layout import (
     FOE_RANGED,
     FOE_ROW,
     FOE_UNDEAD,
+    LINE_BUYABLE,
+    LINE_ITEM,
+    LINE_PRICE,
+    LINE_ROW,
     LOOT_HERE,
     MAP_AT,
     MAP_BYTES,
@@ -78,6 +83,13 @@ from .layout import (
     PUZZLE_RINGS,
     PUZZLE_SIZE,
     PUZZLE_SYMBOLS,
+    SHOP_AT,
+    SHOP_BYTES,
+    SHOP_FACTOR,
+    SHOP_LEVEL,
+    SHOP_LINES,
+    SHOP_REPAIR,
+    SHOP_SELL,
     STATUS_AT,
     STATUS_BOOK,
     STATUS_BYTES,
@@ -114,6 +126,15 @@ from .moving import is_stair_open
 from .party import is_known, is_standing, level_cost
 from .rooms import has_band
 from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
+from .stores import (
+    can_buy,
+    line_kind,
+    line_price,
+    repair_points,
+    repair_price,
+    sell_price,
+    store_level,
+)
 from .tables import (
     ARMOR,
     CHEST_NONE,
@@ -129,6 +150,7 @@ from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
     MAX_PLATE,
+    MAX_STOCK,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
     MF_RANGED,
@@ -144,6 +166,8 @@ from .tables import (
     ROOM,
     STAIR_DOWN,
     STAIR_UP,
+    STORE,
+    STORE_FACTOR_HALVES,
     WALL,
     WALL_HISTORY,
     WALL_LOCK,
@@ -398,6 +422,38 @@ def observe_puzzle(s, e, out):
 
 
 @njit(cache=True)
+def fives_up(gold):
+    """A price in fives of gold, rounded up (so a price never reads 0), as a byte."""
+    return cap((int(gold) + 4) // 5)
+
+
+@njit(cache=True)
+def observe_shop(s, p, e, out):
+    """STORE-1..2, in a store: each line's item, price and whether it can be bought now, the
+    store's level and price factor, what the selected item sells for and what repairing it
+    costs. Zeros outside stores."""
+    out[:] = 0
+    if s.mode[e] != STORE:
+        return
+    level = store_level(s, e)
+    for k in range(MAX_STOCK):
+        kind = line_kind(level, k)
+        if kind == 0:
+            continue
+        row = out[SHOP_LINES + k * LINE_ROW : SHOP_LINES + (k + 1) * LINE_ROW]
+        row[LINE_ITEM] = kind
+        row[LINE_PRICE] = fives_up(line_price(level, k))
+        row[LINE_BUYABLE] = 1 if can_buy(s, p, e, k) else 0
+    out[SHOP_LEVEL] = level + 1
+    out[SHOP_FACTOR] = STORE_FACTOR_HALVES[level]
+    m, slot = s.sel_member[e], s.sel_slot[e]
+    if m >= 0:
+        out[SHOP_SELL] = fives_up(sell_price(s, e, s.item[e, m, slot]))
+        if repair_points(s, e, m, slot) > 0:
+            out[SHOP_REPAIR] = fives_up(repair_price(s, e, m, slot))
+
+
+@njit(cache=True)
 def observe(s, p, e, record, full):
     """Write env e's observation into its record: the parts its last step marked dirty (all of
     them when `full`)."""
@@ -417,4 +473,6 @@ def observe(s, p, e, record, full):
         observe_puzzle(s, e, record[PUZZLE_AT : PUZZLE_AT + PUZZLE_BYTES])
     if dirty == DIRTY_ALL or mode == FIGHT:
         observe_fight(s, e, record[FIGHT_AT : FIGHT_AT + FIGHT_BYTES])
+    if dirty == DIRTY_ALL or mode == STORE:  # every step in a store; zeros on leaving it
+        observe_shop(s, p, e, record[SHOP_AT : SHOP_AT + SHOP_BYTES])
     observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

@@ -241,6 +241,37 @@ ROOM_ITEM_TABLE = np.array(
 )  # fmt: skip
 
 
+# --- Stores (STORE-1..2, ITEM-1: the stock and prices are data) ------------------------------
+# A store's level: 0 the courtyard's, then 1..4 for floors 3, 6, 9, 12 (floor // 3). Its price
+# factor is STORE_FACTOR_HALVES[level] / 2: 1.0, 1.5, 2.0, 2.5, 3.0. Line 0 of every store's
+# list is ten rations; lines 1.. are STORE_STOCK[level] (0 = no line). Each level's row repeats
+# the one above it and adds a little, so a kind keeps its line number in every store; the light
+# of life is line 1 everywhere (STORE-2).
+NUM_STORE_LEVELS = 1 + MAX_DEPTH // STORE_FLOOR_EVERY
+STORE_FACTOR_HALVES = np.array([2, 3, 4, 5, 6], dtype=np.int16)
+RATIONS_PER_BUY = 10  # STORE-2: ten to a purchase, to the party
+RATIONS_PRICE = 20  # ... for 20 gold x factor
+RATIONS_CODE = NUM_ITEMS  # how line 0 (rations) shows in the observation
+REPAIR_WEAR_GOLD = 3  # gold x factor per point of wear (damage or AV lost to eaters) mended
+REPAIR_DV_GOLD = 1  # gold x factor per point of durability (DV) restored
+STORE_STOCK = np.array(
+    [
+        [LIGHT_OF_LIFE, MEDICINAL_ALE, DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER,
+         0, 0, 0, 0, 0, 0, 0, 0],  # the courtyard
+        [LIGHT_OF_LIFE, MEDICINAL_ALE, DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER,
+         SWORD, HAND_AXE, HONING_STONE, 0, 0, 0, 0, 0],  # floor 3
+        [LIGHT_OF_LIFE, MEDICINAL_ALE, DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER,
+         SWORD, HAND_AXE, HONING_STONE, SHORT_BOW, ESP_SCROLL, 0, 0, 0],  # floor 6
+        [LIGHT_OF_LIFE, MEDICINAL_ALE, DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER,
+         SWORD, HAND_AXE, HONING_STONE, SHORT_BOW, ESP_SCROLL, RING_MAIL, CROSSBOW, 0],  # 9
+        [LIGHT_OF_LIFE, MEDICINAL_ALE, DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER,
+         SWORD, HAND_AXE, HONING_STONE, SHORT_BOW, ESP_SCROLL, RING_MAIL, CROSSBOW,
+         GREATSWORD],  # floor 12
+    ],
+    dtype=np.int16,
+)  # fmt: skip
+
+
 # --- Monsters (MON-1) -------------------------------------------------------------------------
 MF_METAL_EATER, MF_ARMOR_EATER, MF_DRAINER, MF_XP_DRAINER = 1, 2, 4, 8
 MF_FOOD_THIEF, MF_UNDEAD, MF_RANGED = 16, 32, 64
