@@ -81,6 +81,8 @@ from delve_env.engine.tables import (
     STORE_FACTOR_HALVES,
     STORE_FLOOR_EVERY,
     STORE_STOCK,
+    WARD,
+    WARDING_LANTERN,
 )
 
 
@@ -241,9 +243,15 @@ class ScriptedAgent:
 
     def item_action(self, s, mask):
         """Outside fights: raise the fallen, hand the fallen's consumables on, use gems and
-        sharpeners."""
+        sharpeners; light the aura of warding while hunted and no ward burns (WANDER-2)."""
         standing = self.standing(s)
         fallen = self.raisable(s)
+        if s.hunting[0] and (s.effects[0, WARD] == 0 or s.ward_foul[0]):
+            for m in standing:
+                slot = self.holding(s, m, WARDING_LANTERN)
+                a = self.plan_item(s, mask, m, slot, A_USE + m)
+                if a is not None:
+                    return a
         for m in standing:
             slot = self.holding(s, m, LIGHT_OF_LIFE)
             if fallen and slot is not None:

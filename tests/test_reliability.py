@@ -63,11 +63,15 @@ def assert_clean(rep) -> None:
 def test_soak_mask_respecting_100_slots_x_10k_steps():
     """10^6 legal random steps of Delve-v0 (100 seeds x 10^4 steps in the native vector env):
     no exception, every observation in its space with its exact dtype, finite rewards,
-    non-empty masks, and every invariant of `soak.InvariantChecker` after every step."""
+    non-empty masks, and every invariant of `soak.InvariantChecker` after every step; on the
+    way it enters stores and statues, opens chests, bathes, trades and practises."""
     rep = soak.soak_vector("Delve-v0", slots=100, calls=10_000, seed=0, agent="legal")
     assert_clean(rep)
     assert rep.steps >= 100 * 10_000 - 100 * rep.episodes
     assert rep.fights > 1000, "the soak should spend real time in fights"
+    # issue 9: random play reaches every room feature and the economy, invariants and all
+    for what in ("stores", "statues", "chests", "baths", "bought", "sold", "bids", "bouts"):
+        assert rep.visits[what] > 0, (what, rep.visits)
 
 
 @pytest.mark.parametrize("env_id", [i for i in delve_env.IDS if i != "Delve-v0"])
