@@ -167,3 +167,22 @@ def test_court_2_the_practice_share_and_level_are_tunable():
     assert practice_kill_xp(scene, 0, 5) == 0
     scene = court_scene(practice_max_level=0)
     assert practice_kill_xp(scene, 0, 1) == 0
+
+
+def test_court_2_practice_blows_only_wound(rng):
+    """COURT-2: the dummy band's rats steal no rations and its rust mites bite no steel (the
+    blow of a food thief or an eater only wounds in a bout)."""
+    from delve_env.engine.fights import hit_member
+
+    RAT, MITE = 0, 3  # tables.MONSTER_NAMES
+    scene = court_scene()
+    s = scene.s
+    scene.tough()
+    scene.fight([RAT, MITE], hps=[30000, 30000])
+    s.practice[0] = True
+    rations, hp = int(s.rations[0]), int(s.hp[0, 2])
+    for _ in range(10):
+        hit_member(s, scene.p, 0, 0, 2, rng)
+        hit_member(s, scene.p, 0, 1, 0, rng)
+    assert s.rations[0] == rations and s.item_wear[0, 0, READY] == 0
+    assert s.item[0, 0, READY] > 0 and int(s.hp[0, 2]) < hp

@@ -70,7 +70,7 @@ def test_soak_mask_respecting_100_slots_x_10k_steps():
     assert rep.steps >= 100 * 10_000 - 100 * rep.episodes
     assert rep.fights > 1000, "the soak should spend real time in fights"
     # issue 9: random play reaches every room feature and the economy, invariants and all
-    for what in ("stores", "statues", "chests", "baths", "bought", "sold", "bids", "bouts"):
+    for what in ("stores", "statues", "chests", "traps", "baths", "bought", "sold", "bouts"):
         assert rep.visits[what] > 0, (what, rep.visits)
 
 

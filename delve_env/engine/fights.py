@@ -226,6 +226,8 @@ def hit_member(s, p, e, k, m, rng):
     kind = s.foe_kind[e, k]
     flags = MONSTERS[kind, M_FLAGS]
     damage = absorb(s, e, m, roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT])
+    if s.practice[e]:  # COURT-2: a practice blow only wounds
+        flags = 0
     if flags & MF_METAL_EATER:
         bite_weapon(s, e, m)
     if flags & MF_ARMOR_EATER:
