@@ -96,7 +96,7 @@ class DelveEnv(gym.Env):
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 22), `status` (39), `fight` (54), `puzzle` (115), `pack` (5 x 11 x 4),
+    view), `party` (5 x 22), `status` (39), `fight` (56), `puzzle` (115), `pack` (5 x 11 x 4),
     `shop` (52: in a store, each line's item, price and whether it can be bought now).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].

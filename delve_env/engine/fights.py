@@ -36,6 +36,7 @@ from .tables import (
     I_FLAT,
     I_RANGED,
     ITEMS,
+    KINDS_PER_TIER,
     M_ATK,
     M_AV,
     M_DEF,
@@ -53,6 +54,7 @@ from .tables import (
     MONSTERS,
     OFF_HAND,
     READY,
+    tier_of,
 )
 
 UNARMED_DAMAGE = 2  # DMG-1
@@ -90,6 +92,8 @@ def line_up(s, p, e, room):
     s.bribe_asked[e] = False
     s.goodwill[e] = False  # BRIBE-3: a goodwill scroll lasts one fight
     s.sneaker[e] = -1
+    s.ally_kind[e] = -1  # a summoned ally fights one fight (ITEM-1)
+    s.ally_hp[e] = 0
     if not s.practice[e]:  # a practice bout counts in stat_bouts only (COURT-2)
         s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
@@ -278,6 +282,36 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
 
 
 @njit(cache=True)
+def summon_ally(s, p, e, rng):
+    """ITEM-1: a summoning stone calls a monster of the floor's tier to fight for the party
+    for the rest of this fight, at full hearts."""
+    kind = tier_of(s.floor[e]) * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
+    s.ally_kind[e] = kind
+    s.ally_hp[e] = monster_hearts(p, kind)
+
+
+@njit(cache=True)
+def ally_attack(s, p, e, rng):
+    """After the members' turns the ally strikes the living foe with the fewest hearts: its d20
+    + attack against the foe's d20 + defense, its damage dice less the foe's armor. Its kills
+    earn nobody XP (XP-1: only members' blows)."""
+    if s.ally_kind[e] < 0:
+        return
+    target = -1
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
+            target = k
+    if target < 0:
+        return
+    ally, foe = s.ally_kind[e], s.foe_kind[e, target]
+    mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
+    theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
+    if mine >= theirs:
+        damage = roll(rng, e, MONSTERS[ally, M_DICE]) + MONSTERS[ally, M_FLAT] - MONSTERS[foe, M_AV]
+        s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - max(0, damage))
+
+
+@njit(cache=True)
 def pick_target(s, p, e, rng):
     """PARTY-2: the front (first two standing) is aimed at with the front chance."""
     front = 0
@@ -382,6 +416,10 @@ def end_turn(s, p, e, rng):
         return
     nxt = first_standing_position(s, e, s.actor[e] + 1)
     if nxt < 0:
+        ally_attack(s, p, e, rng)
+        if num_foes_alive(s, e) == 0:
+            win_fight(s, p, e, rng)
+            return
         monster_round(s, p, e, rng)
         s.fight_round[e] += 1
         if num_foes_alive(s, e) == 0:  # counter-blows can finish a band

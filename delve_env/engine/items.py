@@ -15,6 +15,7 @@ kind of its look may (`tables.LOOK`), so the mask never tells which kind it is.
 from numba import njit
 
 from .effects import light_lantern, read_scroll
+from .fights import summon_ally
 from .params import P_TASK, TASK_EXPLORE
 from .party import (
     drop_item,
@@ -63,6 +64,7 @@ from .tables import (
     USE_NONE,
     USE_RAISE,
     USE_SCROLL,
+    USE_SUMMON,
     USES,
 )
 
@@ -143,6 +145,8 @@ def can_use(s, p, e, m, slot, b):
         return False
     if USES[kind, U_EFFECT] == USE_GOODWILL and s.mode[e] != FIGHT and is_known(s, e, kind):
         return False
+    if USES[kind, U_EFFECT] == USE_SUMMON and (s.mode[e] != FIGHT or s.ally_kind[e] >= 0):
+        return False  # ITEM-1: an ally joins a fight, one at a time
     return is_use_target(s, e, kind, m, b)
 
 
@@ -203,6 +207,8 @@ def use_item(s, p, e, m, slot, b, rng):
         read_scroll(s, p, e, dice)
     elif effect == USE_GOODWILL and s.mode[e] == FIGHT:  # BRIBE-3; outside a fight: nothing
         s.goodwill[e] = True
+    elif effect == USE_SUMMON:
+        summon_ally(s, p, e, rng)
 
 
 @njit(cache=True)

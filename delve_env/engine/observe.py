@@ -19,6 +19,8 @@ from .layout import (
     CAP,
     COARSE_PARTY,
     CROP,
+    FIGHT_ALLY,
+    FIGHT_ALLY_HP,
     FIGHT_AT,
     FIGHT_BRIBE_ASKED,
     FIGHT_BRIBE_CHANCE,
@@ -368,6 +370,8 @@ def observe_fight(s, e, out):
         out[FIGHT_BRIBE_ASKED] = 1 if s.bribe_asked[e] else 0
         out[FIGHT_GOODWILL] = 1 if s.goodwill[e] else 0
         out[FIGHT_SNEAK] = 1 if s.sneaker[e] >= 0 else 0
+        out[FIGHT_ALLY] = s.ally_kind[e] + 1
+        out[FIGHT_ALLY_HP] = cap(s.ally_hp[e])
 
 
 @njit(cache=True)

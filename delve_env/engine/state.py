@@ -120,6 +120,8 @@ FIELDS = {
     "goodwill": ((), np.bool_),  # a goodwill scroll was read in this fight (BRIBE-3)
     "bribe_asked": ((), np.bool_),  # the band was asked for a bribe this fight (BRIBE-1)
     "sneaker": ((), np.int8),  # the member sneaking in alone, -1 none (SNEAK-1)
+    "ally_kind": ((), np.int8),  # the summoned ally's monster kind, -1 none (ITEM-1)
+    "ally_hp": ((), np.int16),  # its hearts
     # --- per-step output and episode statistics ---
     "dirty": ((), np.uint8),  # DIRTY_* bits: parts of the observation to rewrite
     "events": ((), np.int32),  # EV_* bits raised by the last step

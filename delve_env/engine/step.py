@@ -92,6 +92,7 @@ def reset_slot(s, p, e, seed, party):
     s.fight_room[e] = -1
     s.actor[e] = -1
     s.sneaker[e] = -1
+    s.ally_kind[e] = -1
     s.sel_member[e] = s.sel_slot[e] = -1
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):

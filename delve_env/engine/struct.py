@@ -127,6 +127,8 @@ def _struct_of(nt):
     s.goodwill = nt.goodwill
     s.bribe_asked = nt.bribe_asked
     s.sneaker = nt.sneaker
+    s.ally_kind = nt.ally_kind
+    s.ally_hp = nt.ally_hp
     s.dirty = nt.dirty
     s.events = nt.events
     s.achieved = nt.achieved
@@ -256,6 +258,8 @@ def clear_slot(s, e):
     s.goodwill[e] = 0
     s.bribe_asked[e] = 0
     s.sneaker[e] = 0
+    s.ally_kind[e] = 0
+    s.ally_hp[e] = 0
     s.dirty[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0

@@ -185,7 +185,7 @@ ITEMS = np.array(
 # goodwill scroll read in a fight raises the band's bribe chance (BRIBE-3). Targets: the user
 # themself, standing; the user themself, a reader (C_READER).
 USE_NONE, USE_HEAL, USE_RAISE, USE_CEILING, USE_NEXT_LEVEL, USE_HONE = range(6)
-USE_LANTERN, USE_SCROLL, USE_GOODWILL = range(6, 9)
+USE_LANTERN, USE_SCROLL, USE_GOODWILL, USE_SUMMON = range(6, 10)
 ON_STANDING, ON_FALLEN, ON_ARMED, ON_SELF, ON_SELF_READER = range(5)
 MAX_RAISES = 3  # RAISE-1
 # columns of USES: what it does, its dice (or the effect's argument), on whom
@@ -202,6 +202,7 @@ USES[GOODWILL_SCROLL] = (USE_GOODWILL, 0, ON_SELF_READER)  # BRIBE-3, in a fight
 USES[ESP_SCROLL] = (USE_SCROLL, ESP, ON_SELF_READER)
 USES[SATED_SCROLL] = (USE_SCROLL, SATED, ON_SELF_READER)
 USES[LIGHT_SCROLL] = (USE_SCROLL, LIGHT, ON_SELF_READER)
+USES[SUMMONING_STONE] = (USE_SUMMON, 0, ON_SELF)  # an ally joins this fight
 
 # ITEM-2: kinds with a look are unknown until used or named by a statue (starting gear and
 # bought items are known); an unknown item shows only its look. Kinds of one look share their
