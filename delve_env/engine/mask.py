@@ -108,16 +108,20 @@ def mask_ground(s, p, e, mask):
 
 @njit(cache=True)
 def is_selectable(s, p, e, m, slot):
-    """An item slot may be selected when one of its follow-ups is legal: give, wear, take off
-    or use it (`items.can_select`), sell or repair it in a store, bid on it at a statue."""
-    if can_select(s, p, e, m, slot):
-        return True
-    if can_sell(s, p, e, m, slot) or can_repair(s, p, e, m, slot):
-        return True
-    for q in range(NUM_BIDS):
-        if can_bid(s, p, e, m, slot, q):
-            return True
-    return False
+    """An item slot may be selected when one of its follow-ups is legal: exploring or in a
+    fight give, wear, take off or use it (`items.can_select`); in a store sell or repair it;
+    before a statue bid on it. Only the current screen's follow-ups are asked (the hot path)."""
+    if s.item[e, m, slot] == 0:
+        return False
+    mode = s.mode[e]
+    if mode == STORE:
+        return can_sell(s, p, e, m, slot) or can_repair(s, p, e, m, slot)
+    if mode == STATUE:
+        for q in range(NUM_BIDS):
+            if can_bid(s, p, e, m, slot, q):
+                return True
+        return False
+    return can_select(s, p, e, m, slot)
 
 
 @njit(cache=True)
