@@ -10,6 +10,7 @@ difficulty step above easy), else one of four traps, drawn uniformly, springs.
 
 from numba import njit
 
+from .moving import room_here
 from .params import (
     P_CHEST_CHANCE,
     P_CHEST_TRAP,
@@ -61,11 +62,8 @@ def is_chest_shut(s, e, f, r):
 @njit(cache=True)
 def chest_here(s, e):
     """The chest of the room the party stands in (tables.CHEST_*), CHEST_NONE in a hall."""
-    f = s.floor[e]
-    if f == 0:
-        return CHEST_NONE
-    r = s.room_of[e, f, s.y[e], s.x[e]]
-    return s.room_chest[e, f, r] if r >= 0 else CHEST_NONE
+    r = room_here(s, e)
+    return s.room_chest[e, s.floor[e], r] if r >= 0 else CHEST_NONE
 
 
 @njit(cache=True)
@@ -74,8 +72,8 @@ def can_open(s, p, e, m):
     explores, and the room's chest is shut."""
     if s.mode[e] != EXPLORE or not is_standing(s, e, m):
         return False
-    chest = chest_here(s, e)
-    return chest == CHEST_SHUT or chest == CHEST_TRAPPED
+    r = room_here(s, e)
+    return r >= 0 and is_chest_shut(s, e, s.floor[e], r)
 
 
 @njit(cache=True)
@@ -112,8 +110,7 @@ def open_chest(s, p, e, m, rng):
     """Member m opens the room's chest: a trap may spring (trapped chests only), then the
     chest is open and its items and map are the room's loot. Writes `room_chest`,
     `stat_chests`, `stat_traps`; the room's map code follows (`observe.update_room_code`)."""
-    f = s.floor[e]
-    r = s.room_of[e, f, s.y[e], s.x[e]]
+    f, r = s.floor[e], room_here(s, e)
     if s.room_chest[e, f, r] == CHEST_TRAPPED and not chance(rng, e, trap_avoid_chance(s, p, e, m)):
         spring_trap(s, e, m, rng)
     s.room_chest[e, f, r] = CHEST_OPEN

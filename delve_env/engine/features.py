@@ -7,6 +7,7 @@ loot, not the map, the book, the king or the vault (generation RNG g, after the 
 
 from numba import njit
 
+from .moving import room_here
 from .params import P_BATH_CHANCE, P_STATUE_CHANCE, P_STATUE_PRICE
 from .rng import chance, randint
 from .tables import FEAT_BATH, FEAT_NONE, FEAT_STATUE, FEAT_STORE, ROOM_PAGES, STORE_FLOOR_EVERY
@@ -61,8 +62,5 @@ def place_features(s, p, e, f, g):
 @njit(cache=True)
 def feature_here(s, e):
     """The feature of the room the party stands in (tables.FEAT_*), FEAT_NONE in a hall."""
-    f = s.floor[e]
-    if f == 0:
-        return FEAT_NONE
-    r = s.room_of[e, f, s.y[e], s.x[e]]
-    return s.room_feature[e, f, r] if r >= 0 else FEAT_NONE
+    r = room_here(s, e)
+    return s.room_feature[e, s.floor[e], r] if r >= 0 else FEAT_NONE

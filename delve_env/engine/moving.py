@@ -52,6 +52,13 @@ def remember(s, e, f, x0, y0, x1, y1):
 
 
 @njit(cache=True)
+def room_here(s, e):
+    """The room the party stands in, -1 in a hall or in the courtyard."""
+    f = s.floor[e]
+    return s.room_of[e, f, s.y[e], s.x[e]] if f > 0 else -1
+
+
+@njit(cache=True)
 def reveal_room(s, e, f, r):
     """MAP-4: a room and its walls become known."""
     rect = s.room_rect[e, f, r]
