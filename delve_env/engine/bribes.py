@@ -5,12 +5,12 @@ from numba import njit
 
 from .fights import end_fight_for_room, is_foe_alive, monster_round, num_foes_alive, win_fight
 from .loot import take_item
-from .moving import remember, reveal_room
+from .moving import reveal_floor, reveal_room
 from .params import P_BRIBE_REVEAL, P_BRIBE_STONE
 from .party import first_standing_position, is_standing
 from .rng import chance
 from .state import DIRTY_PACK, DIRTY_PARTY
-from .tables import EV_BRIBE, M_BRIBE, M_PRICE, MAX_FOES, MONSTERS, ROCK, SECRET, SUMMONING_STONE
+from .tables import EV_BRIBE, M_BRIBE, M_PRICE, MAX_FOES, MONSTERS, SUMMONING_STONE
 
 GOODWILL_POINTS = 25  # BRIBE-3
 MOST_CHANCE = 95  # BRIBE-3: goodwill never makes a band certain
@@ -50,17 +50,6 @@ def can_bribe(s, e):
         and s.sneaker[e] < 0
         and s.gold[e] >= bribe_price(s, e)
     )
-
-
-@njit(cache=True)
-def reveal_floor(s, e, f):
-    """BRIBE-3: the whole floor's layout and rooms become known (not its secret doors)."""
-    tiles = s.tiles[e, f]
-    for y in range(tiles.shape[0]):
-        for x in range(tiles.shape[1]):
-            if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
-                remember(s, e, f, x, y, x, y)
-    s.room_known[e, f, : s.num_rooms[e, f]] = True
 
 
 @njit(cache=True)

@@ -13,7 +13,15 @@ from .params import (
     P_PRACTICE_XP,
     P_WANDER_GOLD_DICE,
 )
-from .party import drop_item, first_standing_position, gain_xp, is_standing, share_xp, wound
+from .party import (
+    drop_item,
+    first_standing_position,
+    gain_xp,
+    is_standing,
+    lower_ceiling,
+    share_xp,
+    wound,
+)
 from .quest import free_king
 from .rng import chance, randint, roll
 from .state import DIRTY_PACK, DIRTY_PARTY
@@ -239,8 +247,7 @@ def hit_member(s, p, e, k, m, rng):
     if damage <= 0:
         return
     if flags & MF_DRAINER:
-        s.ceiling[e, m] = max(1, s.ceiling[e, m] - damage)
-        s.hp[e, m] = min(s.hp[e, m], s.ceiling[e, m])
+        lower_ceiling(s, e, m, damage)
     elif flags & MF_XP_DRAINER:
         s.xp[e, m] = max(0, s.xp[e, m] - XP_PER_DRAIN * damage)
     elif flags & MF_FOOD_THIEF:

@@ -28,6 +28,7 @@ from .party import (
     is_standing,
     know_kind,
     level_cost,
+    raise_ceiling,
     raise_member,
     take_off,
     wear_slot,
@@ -192,10 +193,7 @@ def use_item(s, p, e, m, slot, b, rng):
     elif effect == USE_RAISE:
         raise_member(s, e, b)
     elif effect == USE_CEILING:
-        gain = roll(rng, e, dice)
-        s.ceiling[e, b] += gain
-        s.hp[e, b] += gain
-        s.dirty[e] |= DIRTY_PARTY
+        raise_ceiling(s, e, b, roll(rng, e, dice))
     elif effect == USE_NEXT_LEVEL:
         gain_xp(s, p, e, b, level_cost(p, s.level[e, b]) - s.xp[e, b], rng)
     elif effect == USE_HONE:

@@ -5,7 +5,7 @@ from numba import njit
 
 from .chests import is_chest_shut
 from .monsters import roll_band
-from .moving import remember
+from .moving import reveal_floor
 from .params import (
     P_GUARD_CHANCE,
     P_PAGES_PER_FLOOR,
@@ -22,11 +22,9 @@ from .tables import (
     EV_PAGE,
     MAX_MEMBERS,
     NUM_SPELLS,
-    ROCK,
     ROOM_ITEM_TABLE,
     ROOM_ITEMS,
     ROOM_PAGES,
-    SECRET,
     tier_of,
 )
 from .vaults import is_locked_vault
@@ -89,12 +87,7 @@ def read_map(s, e, f):
     """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
     and know its rooms."""
     s.maps_held[e] |= 1 << int(f)
-    s.room_known[e, f, : s.num_rooms[e, f]] = True
-    tiles = s.tiles[e, f]
-    for y in range(tiles.shape[0]):
-        for x in range(tiles.shape[1]):
-            if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
-                remember(s, e, f, x, y, x, y)
+    reveal_floor(s, e, f)
     s.events[e] |= EV_MAP
 
 

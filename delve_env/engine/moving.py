@@ -59,6 +59,18 @@ def room_here(s, e):
 
 
 @njit(cache=True)
+def reveal_floor(s, e, f):
+    """MAP-6, BRIBE-3: floor f's layout (not its secret doors, not what the rooms hold) and
+    its rooms become known."""
+    tiles = s.tiles[e, f]
+    for y in range(tiles.shape[0]):
+        for x in range(tiles.shape[1]):
+            if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
+                remember(s, e, f, x, y, x, y)
+    s.room_known[e, f, : s.num_rooms[e, f]] = True
+
+
+@njit(cache=True)
 def reveal_room(s, e, f, r):
     """MAP-4: a room and its walls become known."""
     rect = s.room_rect[e, f, r]

@@ -194,9 +194,7 @@ def level_cost(p, level):
 def gain_level(s, e, m, rng):
     """XP-4: +1..6 ceiling and HP, +2 well if any, +1 attack at levels 4, 7, 10..."""
     s.level[e, m] += 1
-    gain = roll(rng, e, 1)
-    s.ceiling[e, m] += gain
-    s.hp[e, m] += gain
+    raise_ceiling(s, e, m, roll(rng, e, 1))
     if s.well[e, m] > 0:
         s.well[e, m] += 2
     if s.level[e, m] >= 4 and (s.level[e, m] - 4) % 3 == 0:
