@@ -13,14 +13,13 @@ from .params import (
     P_ROOM_GOLD_DICE,
     P_ROOM_ITEM_CHANCE,
 )
-from .party import free_pack_slot, is_standing, put_item, share_xp
+from .party import first_with_room, free_pack_slot, put_item, share_xp
 from .rng import chance, randint, roll
 from .tables import (
     EV_BOOK,
     EV_LOOT,
     EV_MAP,
     EV_PAGE,
-    MAX_MEMBERS,
     NUM_SPELLS,
     ROOM_ITEM_TABLE,
     ROOM_ITEMS,
@@ -115,14 +114,11 @@ def take_book(s, p, e, rng):
 @njit(cache=True)
 def take_item(s, e, kind):
     """First free pack slot of the standing members in marching order; False if none fits."""
-    for pos in range(MAX_MEMBERS):
-        m = s.order[e, pos]
-        if is_standing(s, e, m):
-            slot = free_pack_slot(s, e, m)
-            if slot >= 0:
-                put_item(s, e, m, slot, kind)
-                return True
-    return False
+    m = first_with_room(s, e)
+    if m < 0:
+        return False
+    put_item(s, e, m, free_pack_slot(s, e, m), kind)
+    return True
 
 
 @njit(cache=True)

@@ -211,5 +211,7 @@ def legal_mask(s, p, e, mask, full):
         mask_lock(s, p, e, mask)
     elif s.mode[e] == STORE:
         mask_store(s, p, e, mask)
+        mask_items(s, p, e, mask)  # to sell or repair
     elif s.mode[e] == STATUE:
         mask_statue(s, p, e, mask)
+        mask_items(s, p, e, mask)  # to bid on

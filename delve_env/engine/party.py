@@ -95,6 +95,17 @@ def free_pack_slot(s, e, m):
 
 
 @njit(cache=True)
+def first_with_room(s, e):
+    """The first standing member in marching order with a free pack slot (where a found or
+    bought item goes, LOOT-1), or -1."""
+    for pos in range(MAX_MEMBERS):
+        m = s.order[e, pos]
+        if is_standing(s, e, m) and free_pack_slot(s, e, m) >= 0:
+            return m
+    return -1
+
+
+@njit(cache=True)
 def add_member(s, e, m, cls, rng):
     """Member slot m joins at the back of the marching order, fresh, as class `cls`."""
     s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK

@@ -11,12 +11,12 @@ pays for. Leaving (actions.A_LEAVE) goes back to exploring.
 
 from numba import njit
 
-from .actions import A_LEAVE, A_MEND, A_SELECT, NUM_BIDS
+from .actions import A_LEAVE, A_MEND
 from .features import feature_here
 from .items import let_go
 from .params import P_TASK, TASK_EXPLORE
 from .party import drop_item, heal, is_known, is_standing, know_kind
-from .tables import EXPLORE, FEAT_STATUE, MAX_MEMBERS, NUM_ITEM_SLOTS, STATUE
+from .tables import EXPLORE, FEAT_STATUE, MAX_MEMBERS, STATUE
 
 MEND_PRICE = 10  # STATUE-2: gold a hit point, times the floor
 
@@ -97,14 +97,8 @@ def mend(s, p, e, b):
 
 @njit(cache=True)
 def mask_statue(s, p, e, mask):
-    """The legal actions before a statue (the whole row): select an unknown item to bid on,
-    have a member mended, leave."""
-    mask[:] = False
+    """The statue's own legal actions: have a member mended, leave (the unknown items to
+    select, to bid on, are `mask.mask_items`'s)."""
     for m in range(MAX_MEMBERS):
-        for slot in range(NUM_ITEM_SLOTS):
-            for q in range(NUM_BIDS):
-                if can_bid(s, p, e, m, slot, q):
-                    mask[A_SELECT + m * NUM_ITEM_SLOTS + slot] = True
-                    break
         mask[A_MEND + m] = can_mend(s, p, e, m)
     mask[A_LEAVE] = True

@@ -14,12 +14,12 @@ factor. A sale pays half the store's price of the kind, rounded down. A repair c
 
 from numba import njit
 
-from .actions import A_BUY, A_LEAVE, A_SELECT
+from .actions import A_BUY, A_LEAVE
 from .features import feature_here
 from .items import let_go
 from .loot import take_item
 from .params import P_TASK, TASK_EXPLORE
-from .party import drop_item, free_pack_slot, is_known, is_standing
+from .party import drop_item, first_with_room, is_known
 from .state import DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     CAT_ARMOR,
@@ -88,15 +88,6 @@ def line_price(level, k):
 
 
 @njit(cache=True)
-def has_pack_room(s, e):
-    """Some standing member has a free pack slot (where `loot.take_item` would put a buy)."""
-    for m in range(MAX_MEMBERS):
-        if is_standing(s, e, m) and free_pack_slot(s, e, m) >= 0:
-            return True
-    return False
-
-
-@njit(cache=True)
 def can_shop(s, p, e):
     """STORE-1: exploring in the courtyard or in a store room (not in the explore sub-task,
     whose packs stay as they are)."""
@@ -126,7 +117,7 @@ def can_buy(s, p, e, k):
         return False
     if kind == RATIONS_CODE:
         return s.rations[e] <= MAX_RATIONS
-    return has_pack_room(s, e)
+    return first_with_room(s, e) >= 0  # where `loot.take_item` puts it
 
 
 @njit(cache=True)
@@ -218,12 +209,8 @@ def repair_selected(s, p, e):
 
 @njit(cache=True)
 def mask_store(s, p, e, mask):
-    """The legal actions in a store, written whole: each line that can be bought, each item
-    that can be sold or repaired (to select it), and leaving."""
+    """The store's own legal actions: each line that can be bought, and leaving (the items
+    to select, to sell or repair, are `mask.mask_items`'s)."""
     for k in range(MAX_STOCK):
         mask[A_BUY + k] = can_buy(s, p, e, k)
-    for m in range(MAX_MEMBERS):
-        for slot in range(NUM_ITEM_SLOTS):
-            a = A_SELECT + m * NUM_ITEM_SLOTS + slot
-            mask[a] = can_sell(s, p, e, m, slot) or can_repair(s, p, e, m, slot)
     mask[A_LEAVE] = True
