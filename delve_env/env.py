@@ -36,7 +36,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(199)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(252)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -72,6 +72,9 @@ class DelveEnv(gym.Env):
     | 192 | offer the band a bribe (BRIBE-1; once a fight) |
     | 193 | listen at the door (LISTEN-1; one pace) |
     | 194-198 | member m sneaks in at the door (SNEAK-1) |
+    | 199-203 | member m uses a power (a spell, a class feature, a name spell) |
+    | 204-245 | use power i (`engine/tables.POWER_NAMES`); then its target, if any |
+    | 246-251 | take option o of the level choice owed (CLASS-1, CHOICE-1) |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
@@ -94,10 +97,17 @@ class DelveEnv(gym.Env):
     the store (no time passes there); 163-178 buy a line of its list (163: ten rations), and a
     selected item (any member's) is sold (179) at half price or repaired (180); 150 leaves.
 
+    Powers (SPELL-1, PAGE-2, NAME-1, the class features) take the same steps: 199-203 choose
+    who (in a fight only the acting member), 204-245 what, and a power that needs a target
+    takes it as a member (85-89) or a foe (12-17); 91 puts it back. When a member reaches
+    level 2 or 3 the game waits in mode `choice` until 246-251 takes one of the class's
+    options (only the legal ones are offered).
+
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 22), `status` (39), `fight` (56), `puzzle` (115), `pack` (5 x 11 x 4),
-    `shop` (52: in a store, each line's item, price and whether it can be bought now).
+    view), `party` (5 x 22), `status` (73), `fight` (77), `puzzle` (115), `pack` (5 x 11 x 4),
+    `shop` (52: in a store, each line's item, price and whether it can be bought now),
+    `magic` (5 x 90: each member's powers ready and their costs, true names, what is on it).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 

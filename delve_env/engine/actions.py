@@ -1,5 +1,9 @@
 """The flat action space: one Discrete index per action in every mode, each with a name.
 
+Powers (spells, class features, the Namer's name spells) reuse the same steps: `A_CAST + m`
+chooses who, `A_POWER + i` what (tables.POWER_NAMES), and a power that needs a target takes
+it as `A_USE + b` (a member) or `A_ATTACK + k` (a foe); `A_CANCEL` puts it back.
+
 Items are handled in two steps (PARTY-4, RAISE-1, ITEM-1): first select one item slot of one
 member (`A_SELECT`), then choose what to do with it: give it to member b (`A_GIVE`), use it on
 member b (`A_USE`), wear it or take it off (`A_WEAR`), or put it back (`A_CANCEL`). While an
@@ -9,11 +13,14 @@ item is selected only those follow-ups are offered; selecting costs no time.
 from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_OPTIONS,
     MAX_PLATE,
     MAX_STOCK,
     MAX_SYMBOLS,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
+    NUM_POWERS,
+    POWER_NAMES,
 )
 
 DIRECTIONS = ("north", "east", "south", "west")
@@ -52,7 +59,10 @@ A_MEND = A_BID + NUM_BIDS  # 5: the statue mends member b's wounds for gold (STA
 A_BRIBE = A_MEND + MAX_MEMBERS  # ask the band to take a bribe (BRIBE-1)
 A_LISTEN = A_BRIBE + 1  # listen at the door (LISTEN-1)
 A_SNEAK = A_LISTEN + 1  # 5: member m sneaks in at the door (SNEAK-1)
-NUM_ACTIONS = A_SNEAK + MAX_MEMBERS
+A_CAST = A_SNEAK + MAX_MEMBERS  # 5: member m uses a power (a spell, a feature, a name spell)
+A_POWER = A_CAST + MAX_MEMBERS  # 42: the power to use (tables.POWER_NAMES); then its target
+A_CHOOSE = A_POWER + NUM_POWERS  # 6: take option o of the pending level choice (CHOICE-1)
+NUM_ACTIONS = A_CHOOSE + MAX_OPTIONS
 
 
 def select_action(m: int, slot: int) -> int:
@@ -114,7 +124,13 @@ def action_name(i: int) -> str:
         return f"bid {bid} of the statue's price to name the selected item"
     if i < A_BRIBE:
         return f"the statue mends member {i - A_MEND + 1}'s wounds"
-    return f"member {i - A_SNEAK + 1} sneaks in at the door"
+    if i < A_CAST:
+        return f"member {i - A_SNEAK + 1} sneaks in at the door"
+    if i < A_POWER:
+        return f"member {i - A_CAST + 1} uses a power"
+    if i < A_CHOOSE:
+        return f"use {POWER_NAMES[i - A_POWER]}"
+    return f"take level option {i - A_CHOOSE + 1}"
 
 
 ACTION_NAMES = tuple(action_name(i) for i in range(NUM_ACTIONS))

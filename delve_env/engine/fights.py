@@ -24,7 +24,7 @@ from .party import (
 )
 from .quest import free_king
 from .rng import chance, randint, roll
-from .state import DIRTY_PACK, DIRTY_PARTY
+from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_SKILLS,
@@ -102,6 +102,12 @@ def line_up(s, p, e, room):
     s.sneaker[e] = -1
     s.ally_kind[e] = -1  # a summoned ally fights one fight (ITEM-1)
     s.ally_hp[e] = 0
+    s.foe_status[e, :] = 0  # what spells leave on foes, blessings and hiding last one fight
+    s.decoys[e] = 0
+    s.holy_sword[e] = -1
+    s.charging[e] = False
+    s.blessed[e, :] = False
+    s.hidden[e, :] = False
     if not s.practice[e]:  # a practice bout counts in stat_bouts only (COURT-2)
         s.stat_fights[e] += 1
     s.events[e] |= EV_FIGHT
@@ -267,6 +273,9 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     only when all of them fail. A single tie hits both."""
     m = s.order[e, s.actor[e]]
     kind = s.foe_kind[e, k]
+    if s.hidden[e, m] or s.invisible[e, m]:  # MON-2: attacking gives the attacker away
+        s.hidden[e, m] = s.invisible[e, m] = False
+        s.dirty[e] |= DIRTY_MAGIC
     bonus = skill_bonus(s, e, m, rng) + s.atk[e, m]
     if use_luck:
         s.luck[e, m] -= 1  # LUCK-2
@@ -319,12 +328,23 @@ def ally_attack(s, p, e, rng):
 
 
 @njit(cache=True)
+def is_unseen(s, e, m):
+    """MON-2: a hidden or invisible member is not aimed at."""
+    return s.hidden[e, m] or s.invisible[e, m]
+
+
+@njit(cache=True)
 def pick_target(s, p, e, rng):
-    """PARTY-2: the front (first two standing) is aimed at with the front chance."""
+    """PARTY-2: the front (first two standing) is aimed at with the front chance. MON-2: the
+    hidden and invisible are passed over while anyone else can be hit."""
+    anyone_seen = False
+    for m in range(MAX_MEMBERS):
+        anyone_seen = anyone_seen or (is_standing(s, e, m) and not is_unseen(s, e, m))
     front = 0
     rest = 0
     for pos in range(MAX_MEMBERS):
-        if is_standing(s, e, s.order[e, pos]):
+        m = s.order[e, pos]
+        if is_standing(s, e, m) and not (anyone_seen and is_unseen(s, e, m)):
             if front < 2:
                 front += 1
             else:
@@ -336,7 +356,7 @@ def pick_target(s, p, e, rng):
         pick = front + randint(rng, e, rest)
     for pos in range(MAX_MEMBERS):
         m = s.order[e, pos]
-        if is_standing(s, e, m):
+        if is_standing(s, e, m) and not (anyone_seen and is_unseen(s, e, m)):
             if pick == 0:
                 return m
             pick -= 1

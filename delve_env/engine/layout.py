@@ -3,7 +3,7 @@
 Every value of the observation is a small unsigned integer (a code, a count or a capped
 amount) in one `OBS_BYTES`-long uint8 record per env, so the engine writes one contiguous row
 per env and the vector env hands it out with one copy. The Gymnasium Dict (`map`, `party`,
-`status`, `fight`, `puzzle`, `pack`, `shop`) is a set of views into that record (`KEYS`).
+`status`, `fight`, `puzzle`, `pack`, `shop`, `magic`) is a set of views into that record (`KEYS`).
 
 Each field below is declared once with its range and meaning; compiled code indexes the
 record with the returned offsets, `docs/OBSERVATION.md` and the `DelveEnv` docstring are
@@ -21,6 +21,7 @@ import numpy as np
 from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_OPTIONS,
     MAX_PLATE,
     MAX_STOCK,
     MAX_SYMBOLS,
@@ -30,6 +31,9 @@ from .tables import (
     NUM_LOOKS,
     NUM_MODES,
     NUM_MONSTERS,
+    NUM_NAMES,
+    NUM_POWERS,
+    NUM_SPELLS,
     NUM_STORE_LEVELS,
     RATIONS_CODE,
     VIEW,
@@ -165,6 +169,43 @@ STATUS_HEARD = STATUS.add(
     "0 none heard", count=2,
 )  # fmt: skip
 
+STATUS_PAGES_HELD = STATUS.add(
+    "pages held", CAP, "pages of each spell held before the book (PAGE-1)", count=NUM_SPELLS
+)
+STATUS_BOOK_PAGES = STATUS.add(
+    "book pages", CAP, "pages of each spell in the book (PAGE-2)", count=NUM_SPELLS
+)
+STATUS_CASTER = STATUS.add("caster", MAX_MEMBERS, "member slot + 1 choosing a power, 0 none")
+STATUS_POWER = STATUS.add(
+    "power", NUM_POWERS, "the power + 1 chosen, waiting for a target (tables.POWER_NAMES), 0 none"
+)
+STATUS_CHOICE_MEMBER = STATUS.add(
+    "choice member", MAX_MEMBERS, "member slot + 1 who owes a level option (CHOICE-1), 0 none"
+)
+STATUS_CHOICE_LEVEL = STATUS.add("choice level", 3, "the level whose option is owed, 0 none")
+STATUS_CHOICE_OPTIONS = STATUS.add(
+    "choice options", 1, "which options (tables.CLASS_OPTIONS) may be taken", count=MAX_OPTIONS
+)
+
+# --- magic: what each member can cast and what is on it ----------------------------------------
+MAGIC = Key("magic", (MAX_MEMBERS,), "one row per member slot: powers, names, magic on it")
+MAGIC_POWER = MAGIC.add(
+    "power", 9, "per power (tables.POWER_NAMES): its mana cost + 1 if the member has it ready "
+    "(learned, chosen, not spent this floor), 0 not", count=NUM_POWERS,
+)  # fmt: skip
+MAGIC_NAMES = MAGIC.add("names", 1, "true names known (tables.TRUE_NAMES, NAME-1)", count=NUM_NAMES)
+MAGIC_HIDDEN = MAGIC.add("hidden", 1, "hidden: not aimed at until it attacks (MON-2)")
+MAGIC_INVISIBLE = MAGIC.add("invisible", 1, "invisible until it attacks or casts (MON-2)")
+MAGIC_BLESSED = MAGIC.add("blessed", 1, "+d6 to its d20 rolls this fight (bless)")
+MAGIC_PRIMED = MAGIC.add(
+    "primed", 1, "set for the next blow: ferocious, double, focus, dodge, smite, grow sword",
+    count=6,
+)  # fmt: skip
+MAGIC_WAND = MAGIC.add("wand", 3, "wand casts left this floor (Wizard, wand magic)")
+MAGIC_OPTIONS = MAGIC.add(
+    "options", MAX_OPTIONS, "option + 1 taken at levels 2 and 3 (CLASS-1), 0 none", count=2
+)
+
 # --- fight: one row per foe, then the fight ----------------------------------------------------
 FOE = Key("foe", (MAX_FOES,))
 FOE_ALIVE = FOE.add("alive", 1, "a living foe in this row")
@@ -175,6 +216,9 @@ FOE_ATTACK = FOE.add("attack", CAP, "attack bonus")
 FOE_RANGED = FOE.add("ranged", 1, "attacks from range (never counters)")
 FOE_UNDEAD = FOE.add("undead", 1, "undead or fiend")
 FOE_EATER = FOE.add("eater", 1, "eats metal or armor")
+FOE_MARKED = FOE.add("marked", 1, "marked: attacks on it have advantage (guiding bolt)")
+FOE_BLIND = FOE.add("blind", 1, "blinded or cursed: it strikes with disadvantage")
+FOE_BOUND = FOE.add("bound", 1, "bound: it loses its next blow")
 FIGHT = Key("fight", (), "six foe rows of the `foe` fields, then the fight's own values")
 FIGHT_FOES = FIGHT.add_rows("foes", FOE, MAX_FOES, f"{MAX_FOES} rows of the `foe` fields")
 FIGHT_BRIBE_CHANCE = FIGHT.add("bribe chance", 100, "the band's bribe chance in percent (BRIBE-1)")
@@ -185,6 +229,11 @@ FIGHT_BRIBE_ASKED = FIGHT.add("bribe asked", 1, "the band was asked for a bribe 
 FIGHT_GOODWILL = FIGHT.add("goodwill", 1, "a goodwill scroll was read this fight (BRIBE-3)")
 FIGHT_ALLY = FIGHT.add("ally", NUM_MONSTERS, "the summoned ally's monster kind + 1, 0 none")
 FIGHT_ALLY_HP = FIGHT.add("ally hearts", CAP, "the ally's hearts")
+FIGHT_DECOYS = FIGHT.add("decoys", CAP, "illusions that take the band's next blows")
+FIGHT_HOLY_SWORD = FIGHT.add(
+    "holy sword", MAX_MEMBERS, "member + 1 whose holy sword fights, 0 none"
+)
+FIGHT_CHARGING = FIGHT.add("charging", 1, "charge!: the members' attacks have advantage this round")
 
 # --- puzzle: the vault lock of the room the party stands in ---------------------------------
 PUZZLE = Key("puzzle", (), "the vault lock of the room the party stands in, else zeros")
@@ -242,7 +291,7 @@ SHOP_REPAIR = SHOP.add(
     "repair price", CAP, "what repairing the selected item costs, in fives rounded up; 0 none"
 )
 
-KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK, SHOP)  # the Dict's keys, in record order
+KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK, SHOP, MAGIC)  # the Dict's keys, in record order
 OFFSETS = {}
 _at = 0
 for _key in KEYS:
@@ -250,11 +299,18 @@ for _key in KEYS:
     _at += _key.nbytes
 OBS_BYTES = _at
 # plain ints for compiled code: where each key starts, its bytes, the size of a row
-MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT, SHOP_AT = (OFFSETS[k.name] for k in KEYS)
-MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES, SHOP_BYTES = (
-    k.nbytes for k in KEYS
+MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT, SHOP_AT, MAGIC_AT = (
+    OFFSETS[k.name] for k in KEYS
 )
-PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW = PARTY.size, FOE.size, PACK.size, LINE.size
+(MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES, SHOP_BYTES,
+ MAGIC_BYTES) = (k.nbytes for k in KEYS)  # fmt: skip
+PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW, MAGIC_ROW = (
+    PARTY.size,
+    FOE.size,
+    PACK.size,
+    LINE.size,
+    MAGIC.size,
+)
 
 
 _CUTS = tuple((k.name, OFFSETS[k.name], OFFSETS[k.name] + k.nbytes, k.shape) for k in KEYS)

@@ -8,6 +8,8 @@ from .actions import (
     A_BID,
     A_BRIBE,
     A_CANCEL,
+    A_CAST,
+    A_CHOOSE,
     A_GIVE,
     A_HINT,
     A_LEAVE,
@@ -16,6 +18,7 @@ from .actions import (
     A_LUCK,
     A_MOVE,
     A_OPEN,
+    A_POWER,
     A_PUSH,
     A_REPAIR,
     A_RING,
@@ -38,6 +41,7 @@ from .actions import (
 from .baths import can_bathe
 from .bribes import can_bribe
 from .chests import can_open
+from .classes import can_choose
 from .court import can_train
 from .doors import door_direction
 from .fights import is_foe_alive
@@ -46,20 +50,26 @@ from .loot import has_loot
 from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import is_standing
-from .state import DIRTY_ALL, DIRTY_PACK, DIRTY_SELECT
+from .powers import can_cast, can_choose_power, can_use_power, power_target
+from .state import DIRTY_ALL, DIRTY_MAGIC, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .statues import can_approach_statue, can_bid, mask_statue
 from .stores import can_repair, can_sell, can_shop, mask_store
 from .tables import (
+    CHOICE,
     EXPLORE,
     FIGHT,
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_OPTIONS,
     NUM_ITEM_SLOTS,
+    NUM_POWERS,
     PLATE,
     STAIR_DOWN,
     STAIR_UP,
     STATUE,
     STORE,
+    T_FOE,
+    T_MEMBER,
     WALL,
 )
 from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
@@ -151,8 +161,41 @@ def mask_selected(s, p, e, mask):
 
 
 @njit(cache=True)
+def mask_casters(s, p, e, mask):
+    """`A_CAST + m` for every member who can use a power now (`powers.can_cast`). Exploring,
+    this depends only on state whose changes mark DIRTY_PARTY, DIRTY_MAGIC or DIRTY_MAP."""
+    for m in range(MAX_MEMBERS):
+        mask[A_CAST + m] = can_cast(s, p, e, m)
+
+
+@njit(cache=True)
+def mask_casting(s, p, e, mask):
+    """A caster is chosen: the powers it can use now; once one is chosen, its targets (a
+    member as `A_USE + b`, a foe as `A_ATTACK + k`). Putting it back is always allowed."""
+    m, i = s.caster[e], s.sel_power[e]
+    if i < 0:
+        for j in range(NUM_POWERS):
+            mask[A_POWER + j] = can_choose_power(s, p, e, m, j)
+    elif power_target(s, e, i) == T_MEMBER:
+        for b in range(MAX_MEMBERS):
+            mask[A_USE + b] = can_use_power(s, p, e, m, i, b)
+    elif power_target(s, e, i) == T_FOE:
+        for k in range(MAX_FOES):
+            mask[A_ATTACK + k] = can_use_power(s, p, e, m, i, k)
+    mask[A_CANCEL] = True
+
+
+@njit(cache=True)
+def mask_choice(s, e, mask):
+    """CHOICE-1: only the pending member's options for the level owed."""
+    for o in range(MAX_OPTIONS):
+        mask[A_CHOOSE + o] = can_choose(s, e, o)
+
+
+@njit(cache=True)
 def mask_fight(s, p, e, mask):
     m = s.order[e, s.actor[e]]
+    mask[A_CAST + m] = can_cast(s, p, e, m)
     for k in range(MAX_FOES):
         alive = is_foe_alive(s, e, k)
         mask[A_ATTACK + k] = alive
@@ -190,21 +233,29 @@ def legal_mask(s, p, e, mask, full):
     """
     dirty = DIRTY_ALL if full else s.dirty[e]
     selected = s.sel_member[e] >= 0
-    if dirty & DIRTY_SELECT or selected:
+    casting = s.caster[e] >= 0
+    if dirty & DIRTY_SELECT or selected or casting:
         dirty = DIRTY_ALL
     if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:
         mask_ground(s, p, e, mask)
         if dirty & DIRTY_PACK:
             mask_items(s, p, e, mask)
+        if dirty & (DIRTY_PARTY | DIRTY_MAGIC | DIRTY_MAP):
+            mask_casters(s, p, e, mask)
         return
     mask[:] = False
     if s.outcome[e] != 0:
         mask[A_WAIT] = True
     elif selected:
         mask_selected(s, p, e, mask)
+    elif casting:
+        mask_casting(s, p, e, mask)
+    elif s.mode[e] == CHOICE:
+        mask_choice(s, e, mask)
     elif s.mode[e] == EXPLORE:
         mask_ground(s, p, e, mask)
         mask_items(s, p, e, mask)
+        mask_casters(s, p, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, p, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:

@@ -10,6 +10,7 @@ from numba import njit
 
 from .bribes import bribe_chance, bribe_price
 from .chests import chest_here, is_chest_shut
+from .classes import can_choose, owed_level, pending_member
 from .doors import door_room
 from .features import feature_here
 from .fights import is_foe_alive, weapon_left
@@ -26,15 +27,21 @@ from .layout import (
     FIGHT_BRIBE_CHANCE,
     FIGHT_BRIBE_PRICE,
     FIGHT_BYTES,
+    FIGHT_CHARGING,
+    FIGHT_DECOYS,
     FIGHT_FOES,
     FIGHT_GOODWILL,
+    FIGHT_HOLY_SWORD,
     FIGHT_ROUND,
     FIGHT_SNEAK,
     FOE_ALIVE,
     FOE_ATTACK,
+    FOE_BLIND,
+    FOE_BOUND,
     FOE_EATER,
     FOE_HP,
     FOE_KIND,
+    FOE_MARKED,
     FOE_MAX,
     FOE_RANGED,
     FOE_ROW,
@@ -44,6 +51,17 @@ from .layout import (
     LINE_PRICE,
     LINE_ROW,
     LOOT_HERE,
+    MAGIC_AT,
+    MAGIC_BLESSED,
+    MAGIC_BYTES,
+    MAGIC_HIDDEN,
+    MAGIC_INVISIBLE,
+    MAGIC_NAMES,
+    MAGIC_OPTIONS,
+    MAGIC_POWER,
+    MAGIC_PRIMED,
+    MAGIC_ROW,
+    MAGIC_WAND,
     MAP_AT,
     MAP_BYTES,
     OFF_MAP,
@@ -94,8 +112,13 @@ from .layout import (
     SHOP_SELL,
     STATUS_AT,
     STATUS_BOOK,
+    STATUS_BOOK_PAGES,
     STATUS_BYTES,
+    STATUS_CASTER,
     STATUS_CHEST,
+    STATUS_CHOICE_LEVEL,
+    STATUS_CHOICE_MEMBER,
+    STATUS_CHOICE_OPTIONS,
     STATUS_COURTYARD,
     STATUS_DEEPEST_MAP,
     STATUS_DEPTH,
@@ -115,6 +138,8 @@ from .layout import (
     STATUS_ON_DOWN,
     STATUS_ON_UP,
     STATUS_PAGES,
+    STATUS_PAGES_HELD,
+    STATUS_POWER,
     STATUS_PRACTICE,
     STATUS_RATIONS,
     STATUS_SEL_MEMBER,
@@ -126,8 +151,17 @@ from .layout import (
 from .loot import has_loot
 from .moving import is_stair_open
 from .party import is_known, is_standing, level_cost
+from .powers import has_power, power_cost
 from .rooms import has_band
-from .state import DIRTY_ALL, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
+from .state import (
+    DIRTY_ALL,
+    DIRTY_MAGIC,
+    DIRTY_MAP,
+    DIRTY_PACK,
+    DIRTY_PARTY,
+    DIRTY_PUZZLE,
+    ROOM_MARK,
+)
 from .stores import (
     can_buy,
     line_kind,
@@ -141,9 +175,13 @@ from .tables import (
     ARMOR,
     CHEST_NONE,
     CHEST_OPEN,
+    CHOICE,
     FEAT_BATH,
     FEAT_STATUE,
     FIGHT,
+    FS_BLIND,
+    FS_BOUND,
+    FS_MARKED,
     I_AV,
     ITEMS,
     LOOK,
@@ -151,6 +189,7 @@ from .tables import (
     M_FLAGS,
     MAX_FOES,
     MAX_MEMBERS,
+    MAX_OPTIONS,
     MAX_PLATE,
     MAX_STOCK,
     MF_ARMOR_EATER,
@@ -161,6 +200,8 @@ from .tables import (
     NUM_EFFECTS,
     NUM_ITEM_SLOTS,
     NUM_ITEMS,
+    NUM_NAMES,
+    NUM_POWERS,
     NUM_SPELLS,
     OFF_HAND,
     PLATE,
@@ -344,6 +385,17 @@ def observe_status(s, p, e, out):
             if kind >= 0 and heard < 2 and (heard == 0 or out[STATUS_HEARD] != kind + 1):
                 out[STATUS_HEARD + heard] = kind + 1
                 heard += 1
+    for spell in range(NUM_SPELLS):  # PAGE-1..2
+        out[STATUS_PAGES_HELD + spell] = cap(s.pages_held[e, spell])
+        out[STATUS_BOOK_PAGES + spell] = cap(s.book_pages[e, spell])
+    out[STATUS_CASTER] = s.caster[e] + 1
+    out[STATUS_POWER] = s.sel_power[e] + 1
+    if s.mode[e] == CHOICE:  # CHOICE-1: who owes which level's option, and what is offered
+        m = pending_member(s, e)
+        out[STATUS_CHOICE_MEMBER] = m + 1
+        out[STATUS_CHOICE_LEVEL] = owed_level(s, e, m)
+        for o in range(MAX_OPTIONS):
+            out[STATUS_CHOICE_OPTIONS + o] = 1 if can_choose(s, e, o) else 0
 
 
 @njit(cache=True)
@@ -363,6 +415,9 @@ def observe_fight(s, e, out):
         row[FOE_RANGED] = 1 if flags & MF_RANGED else 0
         row[FOE_UNDEAD] = 1 if flags & MF_UNDEAD else 0
         row[FOE_EATER] = 1 if flags & (MF_METAL_EATER | MF_ARMOR_EATER) else 0
+        row[FOE_MARKED] = 1 if s.foe_status[e, k] & FS_MARKED else 0
+        row[FOE_BLIND] = 1 if s.foe_status[e, k] & FS_BLIND else 0
+        row[FOE_BOUND] = 1 if s.foe_status[e, k] & FS_BOUND else 0
     if s.mode[e] == FIGHT:
         out[FIGHT_ROUND] = cap(s.fight_round[e])
         out[FIGHT_BRIBE_CHANCE] = bribe_chance(s, e)  # BRIBE-1
@@ -372,6 +427,9 @@ def observe_fight(s, e, out):
         out[FIGHT_SNEAK] = 1 if s.sneaker[e] >= 0 else 0
         out[FIGHT_ALLY] = s.ally_kind[e] + 1
         out[FIGHT_ALLY_HP] = cap(s.ally_hp[e])
+        out[FIGHT_DECOYS] = cap(s.decoys[e])
+        out[FIGHT_HOLY_SWORD] = s.holy_sword[e] + 1
+        out[FIGHT_CHARGING] = 1 if s.charging[e] else 0
 
 
 @njit(cache=True)
@@ -458,6 +516,30 @@ def observe_shop(s, p, e, out):
 
 
 @njit(cache=True)
+def observe_magic(s, p, e, out):
+    """Per member: the powers it has ready and their costs, the true names it knows, what is
+    on it (hidden, invisible, blessed, primed features), wand casts and options taken."""
+    out[:] = 0
+    for m in range(MAX_MEMBERS):
+        if not s.in_party[e, m]:
+            continue
+        row = out[m * MAGIC_ROW : (m + 1) * MAGIC_ROW]
+        for i in range(NUM_POWERS):
+            if has_power(s, p, e, m, i):
+                row[MAGIC_POWER + i] = min(9, power_cost(s, p, e, m, i) + 1)
+        for n in range(NUM_NAMES):
+            row[MAGIC_NAMES + n] = (s.names_known[e, m] >> n) & 1
+        row[MAGIC_HIDDEN] = 1 if s.hidden[e, m] else 0
+        row[MAGIC_INVISIBLE] = 1 if s.invisible[e, m] else 0
+        row[MAGIC_BLESSED] = 1 if s.blessed[e, m] else 0
+        for bit in range(6):
+            row[MAGIC_PRIMED + bit] = (s.primed[e, m] >> bit) & 1
+        row[MAGIC_WAND] = min(3, max(0, s.wand_casts[e, m]))
+        for level in range(2):
+            row[MAGIC_OPTIONS + level] = s.options[e, m, level] + 1
+
+
+@njit(cache=True)
 def observe(s, p, e, record, full):
     """Write env e's observation into its record: the parts its last step marked dirty (all of
     them when `full`)."""
@@ -479,4 +561,6 @@ def observe(s, p, e, record, full):
         observe_fight(s, e, record[FIGHT_AT : FIGHT_AT + FIGHT_BYTES])
     if dirty == DIRTY_ALL or mode == STORE:  # every step in a store; zeros on leaving it
         observe_shop(s, p, e, record[SHOP_AT : SHOP_AT + SHOP_BYTES])
+    if dirty & (DIRTY_PARTY | DIRTY_MAGIC):
+        observe_magic(s, p, e, record[MAGIC_AT : MAGIC_AT + MAGIC_BYTES])
     observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

@@ -49,6 +49,9 @@ FIELDS = {
     "ward_foul": ((), np.bool_),  # the WARD slot holds the foul lantern (2x, WANDER-2)
     "known_kinds": ((), np.int32),  # bit k set = kind k is known (ITEM-2, party.is_known)
     "practice": ((), np.bool_),  # the fight is a practice bout (COURT-2)
+    "caster": ((), np.int8),  # member choosing a power to use, -1 none (actions.A_CAST)
+    "sel_power": ((), np.int8),  # the power chosen, waiting for its target, -1 none
+    "choice_from": ((), np.int8),  # the mode to go back to after a level choice (CHOICE-1)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),
     "king_room": ((), np.int8),  # on floor depth
@@ -66,6 +69,19 @@ FIELDS = {
     "luck": ((MAX_MEMBERS,), np.int8),  # luck dice left (LUCK-1)
     "raised": ((MAX_MEMBERS,), np.int8),  # times raised (RAISE-1)
     "bout_down": ((MAX_MEMBERS,), np.bool_),  # fell in the practice bout under way (COURT-2)
+    "options": ((MAX_MEMBERS, 2), np.int8),  # option chosen at levels 2 and 3, -1 not yet (CLASS-1)
+    "spells_known": (
+        (MAX_MEMBERS,),
+        np.int16,
+    ),  # bit i: casts spell i without a page (Wizard, Cleric)
+    "spells_spent": ((MAX_MEMBERS,), np.int16),  # bit i: spent its once-a-floor spell i
+    "wand_casts": ((MAX_MEMBERS,), np.int8),  # the Wizard's wand: casts left this floor
+    "names_known": ((MAX_MEMBERS,), np.int64),  # bit i: knows true name i (NAME-1)
+    "primed": ((MAX_MEMBERS,), np.uint8),  # tables.PRIME_* features set for the next blow
+    "hidden": ((MAX_MEMBERS,), np.bool_),  # hid (Rogue): not aimed at until it attacks (MON-2)
+    "invisible": ((MAX_MEMBERS,), np.bool_),  # invisible until it attacks or casts (MON-2)
+    "blessed": ((MAX_MEMBERS,), np.bool_),  # +d6 to its d20 rolls for the fight (Bless)
+    "blood_used": ((MAX_MEMBERS,), np.bool_),  # used blood magic: no healing until a new floor
     "item": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # item kind; slots 0-2 worn, 3-10 pack
     "item_wear": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int8),  # damage or AV lost to eaters
     "item_dv": ((MAX_MEMBERS, NUM_ITEM_SLOTS), np.int16),  # durability left (DMG-1)
@@ -122,6 +138,10 @@ FIELDS = {
     "sneaker": ((), np.int8),  # the member sneaking in alone, -1 none (SNEAK-1)
     "ally_kind": ((), np.int8),  # the summoned ally's monster kind, -1 none (ITEM-1)
     "ally_hp": ((), np.int16),  # its hearts
+    "foe_status": ((MAX_FOES,), np.uint8),  # tables.FS_* left on the foe by spells
+    "decoys": ((), np.int8),  # illusions that take the band's next blows (minor illusion)
+    "holy_sword": ((), np.int8),  # the member whose conjured sword fights, -1 none
+    "charging": ((), np.bool_),  # charge!: the members' attacks this round have advantage
     # --- per-step output and episode statistics ---
     "dirty": ((), np.uint8),  # DIRTY_* bits: parts of the observation to rewrite
     "events": ((), np.int32),  # EV_* bits raised by the last step
@@ -148,6 +168,8 @@ FIELDS = {
     "stat_bribes": ((), np.int16),  # bribes paid (BRIBE-1)
     "stat_listens": ((), np.int16),  # listens at doors (LISTEN-1)
     "stat_sneaks": ((), np.int16),  # sneaks into rooms (SNEAK-1)
+    "stat_casts": ((), np.int16),  # powers used (spells, features, names)
+    "stat_choices": ((), np.int16),  # level options chosen (CHOICE-1)
 }
 
 State = namedtuple("State", list(FIELDS))
@@ -156,6 +178,7 @@ State = namedtuple("State", list(FIELDS))
 # of its record is left as it was (observe.observe); `status` is written every step.
 DIRTY_MAP, DIRTY_PARTY, DIRTY_PACK, DIRTY_PUZZLE = 1, 2, 4, 8
 DIRTY_SELECT = 16  # an item was selected or let go: the mask changes wholly
+DIRTY_MAGIC = 32  # what members can cast or have chosen changed (the `magic` key)
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 

@@ -13,6 +13,8 @@ from .actions import (
     A_BRIBE,
     A_BUY,
     A_CANCEL,
+    A_CAST,
+    A_CHOOSE,
     A_GIVE,
     A_HINT,
     A_LEAVE,
@@ -22,6 +24,7 @@ from .actions import (
     A_MEND,
     A_MOVE,
     A_OPEN,
+    A_POWER,
     A_PUSH,
     A_REPAIR,
     A_RING,
@@ -43,6 +46,7 @@ from .actions import (
 from .baths import bathe
 from .bribes import ask_bribe
 from .chests import open_chest, stock_chests
+from .classes import choose, pending_member
 from .court import start_practice
 from .doors import door_direction, listen
 from .features import place_features
@@ -62,6 +66,7 @@ from .params import (
     TASK_GAME,
 )
 from .party import add_member, swap_positions
+from .powers import aim_power, choose_power, start_casting, stop_casting
 from .quest import update_quest
 from .rewards import step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
@@ -70,7 +75,7 @@ from .state import DIRTY_ALL
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
-from .tables import EXPLORE, NUM_ITEM_SLOTS, ROOM
+from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM
 from .tasks import setup_task, task_potential, update_task
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
@@ -94,6 +99,9 @@ def reset_slot(s, p, e, seed, party):
     s.sneaker[e] = -1
     s.ally_kind[e] = -1
     s.sel_member[e] = s.sel_slot[e] = -1
+    s.caster[e] = s.sel_power[e] = -1
+    s.holy_sword[e] = -1
+    s.options[e, :, :] = -1
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):
         generate_floor(s, p, e, f, g)
@@ -113,12 +121,28 @@ def reset_slot(s, p, e, seed, party):
     if p[P_TASK] != TASK_GAME:
         setup_task(s, p, e, g)
     s.events[e] = 0
+    await_choice(s, e)
+
+
+@njit(cache=True)
+def await_choice(s, e):
+    """CHOICE-1: a member owes a level option: the game waits in mode CHOICE until it is
+    taken, then goes back to the screen it left."""
+    if s.outcome[e] == 0 and s.mode[e] != CHOICE and pending_member(s, e) >= 0:
+        s.choice_from[e] = s.mode[e]
+        s.mode[e] = CHOICE
 
 
 @njit(cache=True)
 def act(s, p, e, a, rng):
     """Carry out one legal action, then the mechanics that follow from it."""
-    if a < A_WAIT:  # walk a tile: the pace, then the room or the hall
+    if s.sel_power[e] >= 0 and (A_ATTACK <= a < A_LUCK or A_USE <= a < A_WEAR):
+        t = a - A_ATTACK if a < A_LUCK else a - A_USE  # the chosen power's target
+        if aim_power(s, p, e, t, rng):
+            end_turn(s, p, e, rng)
+    elif s.caster[e] >= 0 and a == A_CANCEL:
+        stop_casting(s, e)
+    elif a < A_WAIT:  # walk a tile: the pace, then the room or the hall
         r = step_party(s, e, a - A_MOVE)
         pass_pace(s, p, e, rng)
         if r >= 0:
@@ -192,10 +216,19 @@ def act(s, p, e, a, rng):
         ask_bribe(s, p, e, rng)
     elif a == A_LISTEN:
         listen(s, p, e, rng)
-    else:  # one member sneaks in, then the party steps through the door (SNEAK-1)
+    elif a < A_CAST:  # one member sneaks in, then the party steps through the door (SNEAK-1)
         r = step_party(s, e, door_direction(s, e))
         pass_pace(s, p, e, rng)
         enter_room(s, p, e, r, a - A_SNEAK, rng)
+    elif a < A_POWER:
+        start_casting(s, e, a - A_CAST)
+    elif a < A_CHOOSE:
+        if choose_power(s, p, e, a - A_POWER, rng):
+            end_turn(s, p, e, rng)
+    else:
+        choose(s, p, e, a - A_CHOOSE, rng)
+        if pending_member(s, e) < 0:
+            s.mode[e] = s.choice_from[e]
 
 
 @njit(cache=True)
@@ -208,6 +241,7 @@ def step_slot(s, p, e, a, mask, rng):
         mode, outcome = s.mode[e], s.outcome[e]
         potential = task_potential(s, p, e)
         act(s, p, e, a, rng)
+        await_choice(s, e)
         if p[P_TASK] == TASK_GAME:
             update_quest(s, e)
         else:

@@ -60,6 +60,9 @@ def _struct_of(nt):
     s.ward_foul = nt.ward_foul
     s.known_kinds = nt.known_kinds
     s.practice = nt.practice
+    s.caster = nt.caster
+    s.sel_power = nt.sel_power
+    s.choice_from = nt.choice_from
     s.book_floor = nt.book_floor
     s.book_room = nt.book_room
     s.king_room = nt.king_room
@@ -76,6 +79,16 @@ def _struct_of(nt):
     s.luck = nt.luck
     s.raised = nt.raised
     s.bout_down = nt.bout_down
+    s.options = nt.options
+    s.spells_known = nt.spells_known
+    s.spells_spent = nt.spells_spent
+    s.wand_casts = nt.wand_casts
+    s.names_known = nt.names_known
+    s.primed = nt.primed
+    s.hidden = nt.hidden
+    s.invisible = nt.invisible
+    s.blessed = nt.blessed
+    s.blood_used = nt.blood_used
     s.item = nt.item
     s.item_wear = nt.item_wear
     s.item_dv = nt.item_dv
@@ -129,6 +142,10 @@ def _struct_of(nt):
     s.sneaker = nt.sneaker
     s.ally_kind = nt.ally_kind
     s.ally_hp = nt.ally_hp
+    s.foe_status = nt.foe_status
+    s.decoys = nt.decoys
+    s.holy_sword = nt.holy_sword
+    s.charging = nt.charging
     s.dirty = nt.dirty
     s.events = nt.events
     s.achieved = nt.achieved
@@ -154,6 +171,8 @@ def _struct_of(nt):
     s.stat_bribes = nt.stat_bribes
     s.stat_listens = nt.stat_listens
     s.stat_sneaks = nt.stat_sneaks
+    s.stat_casts = nt.stat_casts
+    s.stat_choices = nt.stat_choices
     return s
 
 
@@ -191,6 +210,9 @@ def clear_slot(s, e):
     s.ward_foul[e] = 0
     s.known_kinds[e] = 0
     s.practice[e] = 0
+    s.caster[e] = 0
+    s.sel_power[e] = 0
+    s.choice_from[e] = 0
     s.book_floor[e] = 0
     s.book_room[e] = 0
     s.king_room[e] = 0
@@ -207,6 +229,16 @@ def clear_slot(s, e):
     s.luck[e] = 0
     s.raised[e] = 0
     s.bout_down[e] = 0
+    s.options[e] = 0
+    s.spells_known[e] = 0
+    s.spells_spent[e] = 0
+    s.wand_casts[e] = 0
+    s.names_known[e] = 0
+    s.primed[e] = 0
+    s.hidden[e] = 0
+    s.invisible[e] = 0
+    s.blessed[e] = 0
+    s.blood_used[e] = 0
     s.item[e] = 0
     s.item_wear[e] = 0
     s.item_dv[e] = 0
@@ -260,6 +292,10 @@ def clear_slot(s, e):
     s.sneaker[e] = 0
     s.ally_kind[e] = 0
     s.ally_hp[e] = 0
+    s.foe_status[e] = 0
+    s.decoys[e] = 0
+    s.holy_sword[e] = 0
+    s.charging[e] = 0
     s.dirty[e] = 0
     s.events[e] = 0
     s.achieved[e] = 0
@@ -285,3 +321,5 @@ def clear_slot(s, e):
     s.stat_bribes[e] = 0
     s.stat_listens[e] = 0
     s.stat_sneaks[e] = 0
+    s.stat_casts[e] = 0
+    s.stat_choices[e] = 0

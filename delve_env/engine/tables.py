@@ -339,6 +339,128 @@ SPELL_NAMES = (
     "guiding bolt",
 )
 
+MAGE_SPELLS = 6  # spells 0-5 are seed 003's mage spells, 6-11 the divine ones
+
+# --- Powers: everything a member casts or uses from mana (SPELL-1, class features, NAME-1) ---
+# One table for the 12 spells, the class features and the Namer's verb + noun spells, so one
+# action family (actions.A_POWER) and one selection step serve them all. A power is used by
+# `actions.A_CAST + m` (who), then `A_POWER + i` (what), then, where it needs one, a target:
+# `A_USE + b` (a member) or `A_ATTACK + k` (a foe).
+T_SELF, T_MEMBER, T_FOE, T_PARTY = 0, 1, 2, 3  # the caster / a member / a foe / no target
+NO_USE = -1  # not usable in this kind of screen
+# columns of POWERS: mana cost, target in a fight, target outside fights, takes the turn
+PW_COST, PW_FIGHT, PW_EXPLORE, PW_TURN = range(4)
+POWER_NAMES = SPELL_NAMES + (
+    "ferocious strike",  # 12 Hero
+    "double strike",  # 13 Hero (and a Rogue with the bows specialty)
+    "second wind",  # 14 Hero
+    "dodge",  # 15 Rogue
+    "hide",  # 16 Rogue
+    "focus",  # 17 Rogue
+    "lay on hands",  # 18 Cleric: the cost is per hit point healed
+    "bless",  # 19 Cleric
+    "smite",  # 20 Hero, oath (level 3)
+    "charge!",  # 21 Hero, commander (level 3)
+    "holy water",  # 22 Cleric, exorcist (level 2)
+    "healing touch",  # 23 Cleric, healer (level 2)
+    "holy weapon",  # 24 Cleric, holy weapon (level 2)
+    "blood magic",  # 25 Namer (level 2): 1 HP for d6 mana
+) + tuple(f"name: {verb} {noun}" for verb, noun in (
+    ("project", "fire"), ("project", "lightning"), ("project", "cold"), ("create", "light"),
+    ("remove", "curse"), ("locate", "coin"), ("locate", "spirit"), ("conceal", "shadow"),
+    ("conceal", "sight"), ("bind", "rope"), ("create", "water"), ("shape", "air"),
+    ("locate", "sound"), ("curse", "thought"), ("project", "thunder"), ("grow", "sword"),
+))  # fmt: skip
+FIRST_FEATURE = NUM_SPELLS
+FIRST_NAME_SPELL = FIRST_FEATURE + 14
+NUM_POWERS = len(POWER_NAMES)
+_F, _M, _T, _P, _N = T_FOE, T_MEMBER, T_SELF, T_PARTY, NO_USE
+POWERS = np.array(
+    [
+        # cost, in a fight, outside, turn
+        [1, _F, _P, 1],  # light: blinds a foe / LIGHT
+        [1, _F, _N, 1],  # magic missile: 3 darts of 2, always hit
+        [1, _P, _P, 1],  # find familiar: a 1-heart ally / listen at every door in sight
+        [2, _F, _N, 1],  # firebolt: ranged 2d6, mana back with chance 2/3
+        [2, _M, _M, 1],  # invisibility
+        [1, _P, _N, 1],  # minor illusion: the band's next blow strikes the illusion
+        [1, _M, _M, 1],  # aid: heal d6, past the ceiling
+        [2, _F, _P, 1],  # dispel magic: 2d6 to an undead or fiend / ends a bad effect
+        [2, _F, _N, 1],  # inflict wounds: 4d6, halved on a save
+        [1, _F, _P, 1],  # locate creature: marks a foe / the king's or book's room
+        [2, _F, _N, 1],  # truth: the band tells the floor's rooms unless it saves
+        [2, _F, _N, 1],  # guiding bolt: ranged 3d6, marks the target
+        [1, _T, _N, 0],  # ferocious strike
+        [1, _T, _N, 0],  # double strike
+        [2, _T, _T, 0],  # second wind
+        [1, _T, _N, 0],  # dodge
+        [1, _T, _N, 0],  # hide
+        [1, _T, _N, 0],  # focus
+        [1, _M, _M, 1],  # lay on hands
+        [1, _M, _N, 1],  # bless
+        [2, _T, _N, 0],  # smite
+        [1, _P, _N, 0],  # charge!
+        [1, _F, _N, 1],  # holy water
+        [1, _M, _M, 1],  # healing touch
+        [1, _P, _N, 1],  # holy weapon
+        [0, _T, _T, 0],  # blood magic
+        [2, _F, _N, 1],  # project fire: 2d6 to one foe
+        [3, _F, _N, 1],  # project lightning: 3d6 to one foe
+        [2, _P, _N, 1],  # project cold: d6 to every foe
+        [1, _N, _P, 1],  # create light: LIGHT
+        [1, _N, _P, 1],  # remove curse: ends the foul ward
+        [1, _N, _P, 1],  # locate coin: shows the floor's rooms holding gold
+        [1, _N, _P, 1],  # locate spirit: shows the king's or the book's room
+        [1, _M, _N, 1],  # conceal shadow: the member hides
+        [2, _M, _M, 1],  # conceal sight: invisibility
+        [2, _F, _N, 1],  # bind rope: the foe loses its next blow
+        [2, _M, _M, 1],  # create water: heal d6
+        [2, _N, _P, 1],  # shape air: WARD
+        [1, _N, _P, 1],  # locate sound: hear every band behind a door in sight
+        [1, _F, _N, 1],  # curse thought: the foe strikes with disadvantage
+        [3, _P, _N, 1],  # project thunder: 2d6 to every foe
+        [1, _T, _N, 0],  # grow sword: the caster's next hit deals a d6 more
+    ],
+    dtype=np.int8,
+)
+assert len(POWERS) == NUM_POWERS
+
+# Seed 003's D66 table of true names (NAME-1): index 6 x (tens - 1) + (ones - 1)
+TRUE_NAMES = (
+    "spirit", "fire", "water", "air", "earth", "word",
+    "create", "transmute", "shape", "remove", "project", "curse",
+    "taste", "touch", "smell", "sight", "sound", "thought",
+    "cold", "gravity", "lightning", "thunder", "light", "shadow",
+    "wand", "cup", "sword", "coin", "arrow", "rope",
+    "grow", "shrink", "bind", "release", "locate", "conceal",
+)  # fmt: skip
+NUM_NAMES = len(TRUE_NAMES)
+# the two names each name spell needs, in POWER_NAMES order from FIRST_NAME_SPELL
+NAME_SPELLS = np.array(
+    [[TRUE_NAMES.index(w) for w in POWER_NAMES[i][6:].split()]
+     for i in range(FIRST_NAME_SPELL, NUM_POWERS)],
+    dtype=np.int8,
+)  # fmt: skip
+
+# Primed features: bits of `primed`, spent by the member's next attack or the next hit taken
+PRIME_FEROCIOUS, PRIME_DOUBLE, PRIME_FOCUS, PRIME_DODGE, PRIME_SMITE, PRIME_GROW = (
+    1, 2, 4, 8, 16, 32
+)  # fmt: skip
+# What spells leave on a foe: bits of `foe_status`
+FS_MARKED, FS_BLIND, FS_BOUND = 1, 2, 4
+
+# --- Level 2 and 3 options (CLASS-1, CHOICE-1): CLASS_OPTIONS[class][level - 2] ----------------
+MAX_OPTIONS = 6
+CLASS_OPTIONS = (
+    (("swords", "bows", "armorer"), ("oath", "commander")),  # Hero
+    (("daggers", "bows"), ("expertise", "swords", "magic")),  # Rogue
+    (("wand magic",), tuple(f"signature: {n}" for n in SPELL_NAMES[:MAGE_SPELLS])),  # Wizard
+    (("healer", "holy weapon", "exorcist"), ("divine spellcasting",)),  # Cleric
+    (("blood magic",), ("true speaker",)),  # Namer
+    ((), ()),  # King: level 5 from the start, no choices
+)
+NUM_OPTIONS = np.array([[len(lv) for lv in c] for c in CLASS_OPTIONS], dtype=np.int8)
+
 
 @njit(cache=True)
 def tier_of(floor):

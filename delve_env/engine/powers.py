@@ -1,0 +1,178 @@
+"""Using powers: spells, class features and name spells through one selection step
+(SPELL-1, PAGE-2, NAME-1, the class table's features).
+
+`A_CAST + m` picks who (`start_casting`), `A_POWER + i` what (`choose_power`), and a power
+that needs a target takes it as `A_USE + b` or `A_ATTACK + k` (`aim_power`). What each power
+does and whether a member has it lives in `spells` (spells and name spells) and `classes`
+(features); this module only routes, and keeps the rules every power shares: who may cast
+(a standing member; in a fight only the acting one), what a target may be, and that a power
+used in a fight costs the acting member's turn where the table says so (tables.PW_TURN).
+"""
+
+from numba import njit
+
+from .classes import can_use_feature, feature_cost, has_feature, use_feature
+from .fights import is_foe_alive
+from .party import is_standing
+from .spells import (
+    can_cast_name,
+    can_cast_spell,
+    cast_name,
+    cast_spell,
+    has_name_spell,
+    has_spell,
+    name_cost,
+    spell_cost,
+)
+from .state import DIRTY_MAGIC, DIRTY_PARTY, DIRTY_SELECT
+from .tables import (
+    FIGHT,
+    FIRST_FEATURE,
+    FIRST_NAME_SPELL,
+    MAX_FOES,
+    MAX_MEMBERS,
+    NO_USE,
+    NUM_POWERS,
+    POWERS,
+    PW_EXPLORE,
+    PW_FIGHT,
+    PW_TURN,
+    T_FOE,
+    T_MEMBER,
+)
+
+
+@njit(cache=True)
+def power_target(s, e, i):
+    """The kind of target power i takes on this screen (tables.T_*), or NO_USE."""
+    return POWERS[i, PW_FIGHT] if s.mode[e] == FIGHT else POWERS[i, PW_EXPLORE]
+
+
+@njit(cache=True)
+def has_power(s, p, e, m, i):
+    """Member m has power i ready: learned, chosen or granted, and not spent for this floor.
+    Says nothing of mana, screen or targets (the `magic` observation shows it)."""
+    if i < FIRST_FEATURE:
+        return has_spell(s, p, e, m, i)
+    if i < FIRST_NAME_SPELL:
+        return has_feature(s, p, e, m, i)
+    return has_name_spell(s, p, e, m, i)
+
+
+@njit(cache=True)
+def power_cost(s, p, e, m, i):
+    """The mana member m pays for power i (lay on hands: per hit point)."""
+    if i < FIRST_FEATURE:
+        return spell_cost(s, p, e, m, i)
+    if i < FIRST_NAME_SPELL:
+        return feature_cost(s, p, e, m, i)
+    return name_cost(s, p, e, m, i)
+
+
+@njit(cache=True)
+def can_aim(s, p, e, m, i, t):
+    """Target t (a member slot or a foe row, by the power's target kind) is one power i may
+    be aimed at now. The power's own module may narrow it further (`can_use_power`)."""
+    kind = power_target(s, e, i)
+    if kind == T_MEMBER:
+        return 0 <= t < MAX_MEMBERS and s.in_party[e, t] and is_standing(s, e, t)
+    if kind == T_FOE:
+        return 0 <= t < MAX_FOES and is_foe_alive(s, e, t)
+    return t < 0
+
+
+@njit(cache=True)
+def can_use_power(s, p, e, m, i, t):
+    """Member m may use power i now on target t (-1 for a power without one): the power's
+    module says whether m has it and can pay, and whether t suits it."""
+    if power_target(s, e, i) == NO_USE or not can_aim(s, p, e, m, i, t):
+        return False
+    if i < FIRST_FEATURE:
+        return can_cast_spell(s, p, e, m, i, t)
+    if i < FIRST_NAME_SPELL:
+        return can_use_feature(s, p, e, m, i, t)
+    return can_cast_name(s, p, e, m, i, t)
+
+
+@njit(cache=True)
+def can_choose_power(s, p, e, m, i):
+    """Power i may be chosen: it can be used now on at least one target."""
+    kind = power_target(s, e, i)
+    if kind == NO_USE:
+        return False
+    if kind == T_MEMBER:
+        for b in range(MAX_MEMBERS):
+            if can_use_power(s, p, e, m, i, b):
+                return True
+        return False
+    if kind == T_FOE:
+        for k in range(MAX_FOES):
+            if can_use_power(s, p, e, m, i, k):
+                return True
+        return False
+    return can_use_power(s, p, e, m, i, -1)
+
+
+@njit(cache=True)
+def can_cast(s, p, e, m):
+    """`A_CAST + m`: m stands (in a fight: m is the acting member) and has a power to use."""
+    if not (s.in_party[e, m] and is_standing(s, e, m)):
+        return False
+    if s.mode[e] == FIGHT and (s.actor[e] < 0 or s.order[e, s.actor[e]] != m):
+        return False
+    for i in range(NUM_POWERS):
+        if can_choose_power(s, p, e, m, i):
+            return True
+    return False
+
+
+@njit(cache=True)
+def start_casting(s, e, m):
+    """Member m will use a power: only the powers m can use are offered next."""
+    s.caster[e] = m
+    s.sel_power[e] = -1
+    s.dirty[e] |= DIRTY_SELECT
+
+
+@njit(cache=True)
+def stop_casting(s, e):
+    """Put the power back: nothing was spent."""
+    s.caster[e] = -1
+    s.sel_power[e] = -1
+    s.dirty[e] |= DIRTY_SELECT
+
+
+@njit(cache=True)
+def choose_power(s, p, e, i, rng):
+    """The caster picks power i: used at once when it takes no target, else it waits for one.
+    Returns whether it cost the acting member's turn."""
+    kind = power_target(s, e, i)
+    if kind == T_MEMBER or kind == T_FOE:
+        s.sel_power[e] = i
+        s.dirty[e] |= DIRTY_SELECT
+        return False
+    return use_power(s, p, e, s.caster[e], i, -1, rng)
+
+
+@njit(cache=True)
+def aim_power(s, p, e, t, rng):
+    """The chosen power is aimed at member or foe t and used. Returns whether it cost the
+    acting member's turn."""
+    return use_power(s, p, e, s.caster[e], s.sel_power[e], t, rng)
+
+
+@njit(cache=True)
+def use_power(s, p, e, m, i, t, rng):
+    """Member m uses power i on t; its module pays and does it. Returns whether it cost the
+    acting member's turn."""
+    s.caster[e] = -1
+    s.sel_power[e] = -1
+    s.dirty[e] |= DIRTY_SELECT | DIRTY_PARTY | DIRTY_MAGIC
+    s.stat_casts[e] += 1
+    if i < FIRST_FEATURE:
+        cast_spell(s, p, e, m, i, t, rng)
+    elif i < FIRST_NAME_SPELL:
+        use_feature(s, p, e, m, i, t, rng)
+    else:
+        cast_name(s, p, e, m, i, t, rng)
+    return s.mode[e] == FIGHT and POWERS[i, PW_TURN] == 1
