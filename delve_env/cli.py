@@ -250,6 +250,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_playtest(args: argparse.Namespace) -> int:
+    from .playtest import run
+
+    try:
+        return run(args)
+    except ValueError as err:  # a bad preset file, override or policy
+        raise UsageError(str(err)) from err
+
+
 def cmd_training(args: argparse.Namespace) -> int:
     """Run `training.<script>.main(rest)` in this process (`python -m training.<script>`
     does the same); the training package is the repository's training/ folder."""
@@ -294,6 +303,7 @@ def _non_negative_int(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     from .bench import add_arguments as add_bench_arguments
+    from .playtest import add_arguments as add_playtest_arguments
 
     parser = argparse.ArgumentParser(
         prog="delve", description="Delve: a party-based dungeon crawl as an RL environment."
@@ -321,6 +331,15 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="throughput table: steps per second")
     add_bench_arguments(bench)
     bench.set_defaults(func=cmd_bench)
+
+    playtest = sub.add_parser(
+        "playtest",
+        help="difficulty report: policies play many seeds of each preset",
+        description="Win and book-home rates with 95% intervals, deepest floor, losses by "
+        "cause and floor, survival per floor and the DIFF-1 ladder (delve_env/playtest.py).",
+    )
+    add_playtest_arguments(playtest)
+    playtest.set_defaults(func=cmd_playtest)
 
     for name, helptext in (
         ("train", "train MaskablePPO on a task (training/train_ppo.py)"),

@@ -1,0 +1,343 @@
+"""Playtesting difficulty: policies play many seeds of each preset; the report says how often
+and where and why runs are won and lost (`delve playtest`, `benchmarks/playtest.py`).
+
+A preset is a name and a config (`config.Config` keys): the three difficulties, or a custom
+one from a JSON file (`{"name": "brutal", "difficulty": "hard", "guard_chance": 0.9}`) or from
+`key=value` overrides, validated like any config. Each (preset, policy, seed) run is played
+alone in a worker process, so the numbers do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing as mp
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .config import KEYS, Config
+from .engine.params import DIFFICULTIES
+from .engine.tables import EV_HUNGER, KING_SLOT
+
+LOSS_CAUSES = ("hunger", "the king", "all fallen", "out of steps")
+COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",
+           "members lost", "raises", "gold", "rations", "paces", *(f"lost: {c}" for c in LOSS_CAUSES))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named config to playtest."""
+
+    name: str
+    config: dict = field(default_factory=dict)
+
+    def validated(self) -> Preset:
+        Config.from_kwargs(**self.config)  # a bad key or value raises ValueError
+        return self
+
+
+def parse_overrides(pairs: list[str]) -> dict:
+    """`key=value` strings as config keywords; a value is read as JSON when it can be
+    (numbers, true/false, lists), else as a string."""
+    out = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        if not sep or key not in KEYS:
+            raise ValueError(
+                f"bad override {pair!r}: write key=value with a key from {', '.join(KEYS)}"
+            )
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            value = text
+        out[key] = tuple(value) if isinstance(value, list) else value
+    return out
+
+
+def load_preset(path: str | Path) -> Preset:
+    """A custom preset from a JSON file: `name` plus any config keys."""
+    data = json.loads(Path(path).read_text())
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        raise ValueError(
+            f"{path}: a preset file is a JSON object with a string 'name' and config keys"
+        )
+    name = data.pop("name")
+    if isinstance(data.get("party"), list):
+        data["party"] = tuple(data["party"])
+    return Preset(name, data).validated()
+
+
+def standard_presets(names=DIFFICULTIES, depth: int | None = None, overrides=None) -> list[Preset]:
+    base = dict(overrides or {})
+    if depth is not None:
+        base["depth"] = depth
+    return [Preset(n, {**base, "difficulty": n}).validated() for n in names]
+
+
+# --- playing -------------------------------------------------------------------------------
+
+_ENVS: dict = {}
+_POLICIES: dict = {}
+
+
+def _policy(spec: str):
+    """'scripted', 'random', or 'model:PATH.zip' (a MaskablePPO model), built once a worker."""
+    if spec not in _POLICIES:
+        if spec == "scripted":
+            from agents.scripted import ScriptedAgent
+
+            agent = ScriptedAgent()
+            _POLICIES[spec] = lambda env, obs, mask: agent.act(env)
+        elif spec == "random":
+            rng = np.random.default_rng(0)
+            _POLICIES[spec] = lambda env, obs, mask: int(rng.choice(np.flatnonzero(mask)))
+        elif spec.startswith("model:"):
+            from sb3_contrib import MaskablePPO
+
+            model = MaskablePPO.load(spec[len("model:") :], device="cpu")
+            _POLICIES[spec] = lambda env, obs, mask: int(
+                model.predict(obs, action_masks=mask, deterministic=True)[0]
+            )
+        else:
+            raise ValueError(f"unknown policy {spec!r}: scripted, random or model:PATH.zip")
+    return _POLICIES[spec]
+
+
+def play_run(job: tuple) -> dict:
+    """One run: (preset name, config, policy spec, seed) -> what it came to."""
+    from .env import DelveEnv
+
+    name, config, spec, seed = job
+    key = json.dumps(config, sort_keys=True, default=list)
+    if key not in _ENVS:
+        _ENVS[key] = DelveEnv(**config)
+    env = _ENVS[key]
+    policy = _policy(spec)
+    if spec == "random":  # the same random choices for a seed, whoever plays it first
+        _POLICIES.pop(spec)
+        policy = _policy(spec)
+    obs, info = env.reset(seed=seed)
+    done, truncated, steps = False, False, 0
+    while not done:
+        obs, _, terminated, truncated, info = env.step(policy(env, obs, info["action_mask"]))
+        steps += 1
+        done = terminated or truncated
+    s = env.engine.state
+    stats = info["episode_stats"]
+    cause = None
+    if not stats["won"]:
+        if truncated:
+            cause = "out of steps"
+        elif s.has_king[0] and s.hp[0, KING_SLOT] <= 0:
+            cause = "the king"
+        elif s.events[0] & EV_HUNGER:
+            cause = "hunger"
+        else:
+            cause = "all fallen"
+    return {
+        "preset": name, "policy": spec, "seed": seed, "won": stats["won"],
+        "book_home": stats["book_home"], "deepest": stats["deepest_floor"],
+        "members_lost": stats["members_lost"], "raises": stats["raises_used"],
+        "gold": stats["gold"], "rations": int(s.rations[0]), "paces": stats["paces"],
+        "steps": steps, "cause": cause, "floor": int(s.floor[0]),
+        "depth": int(s.floor_visited.shape[1] - 1),
+    }  # fmt: skip
+
+
+def play_all(presets: list[Preset], policies: list[str], seeds: range, workers: int = 1,
+             progress: bool = True) -> list[dict]:  # fmt: skip
+    """Every (preset, policy, seed) run, in a pool of `workers` processes."""
+    jobs = [(p.name, p.config, spec, seed) for p in presets for spec in policies for seed in seeds]
+    if workers <= 1:
+        it = map(play_run, jobs)
+        return _track(it, len(jobs), progress)
+    with mp.get_context("fork").Pool(workers) as pool:
+        return _track(pool.imap(play_run, jobs, chunksize=4), len(jobs), progress)
+
+
+def _track(it, total: int, progress: bool) -> list[dict]:
+    if not progress:
+        return list(it)
+    from rich.progress import Progress
+
+    out = []
+    with Progress(transient=True) as bar:
+        task = bar.add_task("playtest", total=total)
+        for run in it:
+            out.append(run)
+            bar.advance(task)
+    return out
+
+
+# --- the report ----------------------------------------------------------------------------
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson interval of k successes in n."""
+    if n == 0:
+        return 0.0, 1.0
+    phat = k / n
+    mid = (phat + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(phat * (1 - phat) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def summarize(runs: list[dict]) -> list[dict]:
+    """One row per (preset, policy), in the order first met: the COLUMNS."""
+    groups: dict[tuple, list] = {}
+    for r in runs:
+        groups.setdefault((r["preset"], r["policy"]), []).append(r)
+    rows = []
+    for (preset, policy), rs in groups.items():
+        n, wins = len(rs), sum(r["won"] for r in rs)
+        low, high = wilson(wins, n)
+        row = {"preset": preset, "policy": policy, "runs": n, "win %": 100 * wins / n,
+               "95% interval": (100 * low, 100 * high),
+               "book home %": 100 * sum(r["book_home"] for r in rs) / n}  # fmt: skip
+        for col, k in (("deepest", "deepest"), ("members lost", "members_lost"),
+                       ("raises", "raises"), ("gold", "gold"), ("rations", "rations"),
+                       ("paces", "paces")):  # fmt: skip
+            row[col] = float(np.mean([r[k] for r in rs]))
+        for c in LOSS_CAUSES:
+            row[f"lost: {c}"] = sum(r["cause"] == c for r in rs)
+        rows.append(row)
+    return rows
+
+
+def loss_floors(runs: list[dict]) -> dict[tuple, np.ndarray]:
+    """Per (preset, policy): losses counted by the floor they happened on (0 the courtyard)."""
+    out: dict[tuple, np.ndarray] = {}
+    for r in runs:
+        counts = out.setdefault((r["preset"], r["policy"]), np.zeros(r["depth"] + 1, dtype=int))
+        if r["cause"] is not None:
+            counts[min(r["floor"], len(counts) - 1)] += 1
+    return out
+
+
+def survival(runs: list[dict]) -> dict[tuple, np.ndarray]:
+    """Per (preset, policy): the share of runs that reached floor f, f = 0..depth."""
+    groups: dict[tuple, list] = {}
+    for r in runs:
+        groups.setdefault((r["preset"], r["policy"]), []).append(r)
+    return {k: np.array([np.mean([r["deepest"] >= f for r in rs])
+                         for f in range(max(r["depth"] for r in rs) + 1)])
+            for k, rs in groups.items()}  # fmt: skip
+
+
+def difficulty_ladder(rows: list[dict], order=DIFFICULTIES) -> list[str]:
+    """DIFF-1: a harder preset never wins more often. One line per policy and step of the
+    ladder: kept, or broken (and whether the intervals even overlap)."""
+    lines = []
+    by = {(r["preset"], r["policy"]): r for r in rows}
+    for policy in dict.fromkeys(r["policy"] for r in rows):
+        ladder = [by[(n, policy)] for n in order if (n, policy) in by]
+        for easier, harder in zip(ladder, ladder[1:]):
+            e, h = easier["win %"], harder["win %"]
+            if h <= e:
+                verdict = "kept"
+            elif harder["95% interval"][0] > easier["95% interval"][1]:
+                verdict = "BROKEN (the intervals do not overlap)"
+            else:
+                verdict = "broken on the point estimates, within the intervals"
+            lines.append(
+                f"{policy}: {easier['preset']} {e:.1f}% >= {harder['preset']} {h:.1f}%: {verdict}"
+            )
+    return lines
+
+
+def markdown(rows: list[dict], floors: dict, ladder: list[str]) -> str:
+    def cell(v):
+        if isinstance(v, tuple):
+            return f"{v[0]:.1f}-{v[1]:.1f}"
+        if isinstance(v, float):
+            return f"{v:.1f}"
+        return str(v)
+
+    out = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    out += ["| " + " | ".join(cell(r[c]) for c in COLUMNS) + " |" for r in rows]
+    depth = max(len(c) for c in floors.values())
+    out += ["", "Losses by the floor they happened on (0: the courtyard):", "",
+            "| preset | policy | " + " | ".join(str(f) for f in range(depth)) + " |",
+            "|---|---|" + "---|" * depth]  # fmt: skip
+    for (preset, policy), counts in floors.items():
+        padded = list(counts) + [0] * (depth - len(counts))
+        out.append(f"| {preset} | {policy} | " + " | ".join(str(c) for c in padded) + " |")
+    out += ["", "DIFF-1 (a harder preset never wins more often):", ""]
+    out += [f"- {line}" for line in ladder]
+    return "\n".join(out) + "\n"
+
+
+def plot(rows: list[dict], curves: dict, path: Path) -> None:
+    """Win rates with intervals, and the per-floor survival curves, as one PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    labels = [f"{r['preset']}\n{r['policy']}" for r in rows]
+    wins = [r["win %"] for r in rows]
+    err = [[max(0.0, w - r["95% interval"][0]) for w, r in zip(wins, rows)],
+           [max(0.0, r["95% interval"][1] - w) for w, r in zip(wins, rows)]]  # fmt: skip
+    left.bar(range(len(rows)), wins, yerr=err, capsize=4, color="#4c72b0")
+    left.set_xticks(range(len(rows)), labels, fontsize=8)
+    left.set_ylabel("win % (95% interval)")
+    left.set_ylim(0, 100)
+    left.set_title("wins per preset")
+    for (preset, policy), curve in curves.items():
+        right.plot(range(len(curve)), 100 * curve, marker="o", label=f"{preset} ({policy})")
+    right.set_xlabel("floor")
+    right.set_ylabel("% of runs that reached it")
+    right.set_ylim(0, 105)
+    right.set_title("how deep runs get")
+    right.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def report(runs: list[dict], out_dir: Path | None = None) -> str:
+    """The markdown report; with `out_dir`, also playtest.md, playtest.json and playtest.png."""
+    rows = summarize(runs)
+    text = markdown(rows, loss_floors(runs), difficulty_ladder(rows))
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "playtest.md").write_text(text)
+        (out_dir / "playtest.json").write_text(json.dumps(runs) + "\n")
+        plot(rows, survival(runs), out_dir / "playtest.png")
+    return text
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--presets", nargs="+", default=list(DIFFICULTIES), choices=DIFFICULTIES,
+                        help="difficulties to play (default all three)")  # fmt: skip
+    parser.add_argument("--preset-file", action="append", default=[], metavar="FILE.json",
+                        help="a custom preset: a JSON object with 'name' and config keys")  # fmt: skip
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a config override for every preset (e.g. guard_chance=0.9)")  # fmt: skip
+    parser.add_argument("--depth", type=int, default=None, help="floors (default: each preset's)")
+    parser.add_argument("--policy", action="append", default=None,
+                        help="scripted (default), random, or model:PATH.zip; repeatable")  # fmt: skip
+    parser.add_argument("--seeds", type=int, default=500, help="runs per preset and policy")
+    parser.add_argument("--first-seed", type=int, default=1000, help="default 1000")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument("--out", type=Path, default=None, help="write playtest.md/.json/.png here")
+
+
+def run(args) -> int:
+    overrides = parse_overrides(args.set)
+    presets = standard_presets(args.presets, args.depth, overrides)
+    for path in args.preset_file:
+        custom = load_preset(path)
+        presets.append(Preset(custom.name, {**overrides, **custom.config}).validated())
+    workers = args.workers or mp.cpu_count()
+    runs = play_all(
+        presets,
+        args.policy or ["scripted"],
+        range(args.first_seed, args.first_seed + args.seeds),
+        workers,
+    )
+    print(report(runs, args.out), end="")
+    return 0

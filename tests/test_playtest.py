@@ -1,0 +1,66 @@
+"""The playtest report (delve_env/playtest.py): its table, presets and overrides."""
+
+import json
+
+import pytest
+
+from delve_env import playtest
+from delve_env.cli import main
+
+
+def test_playtest_tiny_table_has_every_column(tmp_path):
+    presets = playtest.standard_presets(("easy", "hard"), depth=2)
+    runs = playtest.play_all(presets, ["scripted", "random"], range(3), workers=1, progress=False)
+    assert len(runs) == 2 * 2 * 3
+    text = playtest.report(runs, tmp_path)
+    header = text.splitlines()[0]
+    for column in playtest.COLUMNS:
+        assert f" {column} |" in header
+    rows = playtest.summarize(runs)
+    assert [(r["preset"], r["policy"]) for r in rows] == [
+        ("easy", "scripted"), ("easy", "random"), ("hard", "scripted"), ("hard", "random")
+    ]  # fmt: skip
+    for r in rows:
+        lost = sum(r[f"lost: {c}"] for c in playtest.LOSS_CAUSES)
+        assert lost == round(r["runs"] * (1 - r["win %"] / 100))  # every loss has one cause
+    assert (tmp_path / "playtest.png").stat().st_size > 0
+    assert len(json.loads((tmp_path / "playtest.json").read_text())) == len(runs)
+    assert "DIFF-1" in text
+
+
+def test_playtest_runs_do_not_depend_on_workers():
+    presets = playtest.standard_presets(("normal",), depth=2)
+    one = playtest.play_all(presets, ["scripted"], range(4), workers=1, progress=False)
+    two = playtest.play_all(presets, ["scripted"], range(4), workers=2, progress=False)
+    assert one == two
+
+
+def test_playtest_ladder_names_a_broken_step():
+    rows = [{"preset": "easy", "policy": "p", "win %": 40.0, "95% interval": (35.0, 45.0)},
+            {"preset": "normal", "policy": "p", "win %": 60.0, "95% interval": (55.0, 65.0)}]  # fmt: skip
+    (line,) = playtest.difficulty_ladder(rows)
+    assert "BROKEN" in line
+    rows[1]["win %"], rows[1]["95% interval"] = 30.0, (25.0, 35.0)
+    assert "kept" in playtest.difficulty_ladder(rows)[0]
+
+
+def test_playtest_custom_presets_are_validated(tmp_path):
+    good = tmp_path / "brutal.json"
+    good.write_text(json.dumps({"name": "brutal", "difficulty": "hard", "guard_chance": 0.9}))
+    assert playtest.load_preset(good) == playtest.Preset(
+        "brutal", {"difficulty": "hard", "guard_chance": 0.9}
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "bad", "guard_chance": 3}))
+    with pytest.raises(ValueError, match="guard_chance"):
+        playtest.load_preset(bad)
+    assert playtest.parse_overrides(["guard_chance=0.5", "party=[\"hero\"]"]) == {
+        "guard_chance": 0.5, "party": ("hero",)
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="guard_chanse"):
+        playtest.parse_overrides(["guard_chanse=0.5"])
+
+
+def test_playtest_cli_reports_a_bad_override(capsys):
+    assert main(["playtest", "--set", "nope=1", "--seeds", "1"]) == 2
+    assert "nope" in capsys.readouterr().err
