@@ -1,0 +1,81 @@
+"""Delve for RLlib (the optional `rllib` extra), for users who outgrow one machine.
+
+    from delve_env.rllib import register, ppo_config
+    register()                                                 # "Delve-v0" ... in RLlib
+    algo = ppo_config("Delve-Easy-v0", num_env_runners=8).build_algo()   # on a Ray cluster
+    algo.train()
+
+RLlib runs one env per worker slot and reads legal actions from the observation, so the env
+it gets is `MaskedObservation`: the whole observation as one float32 vector in [0, 1] under
+"observations" and the legal-action mask under "action_mask", the layout of RLlib's
+action-masking RLModule (`ray.rllib.examples.rl_modules.classes.action_masking_rlm`).
+Everything else (ids, config keys, determinism) is the Gymnasium env's.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+from .engine.actions import NUM_ACTIONS
+from .engine.layout import KEYS, OBS_BYTES, highs
+
+
+class MaskedObservation(gym.ObservationWrapper):
+    """`DelveEnv` with {"observations": float32 (OBS_BYTES,), "action_mask": int8 (A,)}."""
+
+    def __init__(self, env: gym.Env):
+        super().__init__(env)
+        self._scale = np.concatenate([1.0 / np.maximum(highs()[k.name].ravel(), 1) for k in KEYS])
+        self._scale = self._scale.astype(np.float32)
+        self.observation_space = gym.spaces.Dict(
+            {
+                "observations": gym.spaces.Box(0.0, 1.0, (OBS_BYTES,), np.float32),
+                "action_mask": gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+
+    def observation(self, observation: dict) -> dict:
+        flat = np.concatenate([observation[k.name].ravel() for k in KEYS])
+        return {
+            "observations": flat * self._scale,
+            "action_mask": self.env.unwrapped.action_masks().astype(np.int8),
+        }
+
+
+def env_creator(env_config: dict | None = None) -> gym.Env:
+    """RLlib's env creator: `env_config` is {"id": a Delve id (default "Delve-v0"), plus any
+    config keys}. Each worker gets its own seed stream from RLlib's reset seeds."""
+    config = dict(env_config or {})
+    env_id = config.pop("id", "Delve-v0")
+    return MaskedObservation(gym.make(env_id, **config))
+
+
+def register(ids=None) -> list[str]:
+    """Register every Delve id (or the given ones) with RLlib's env registry."""
+    from ray.tune.registry import register_env
+
+    import delve_env  # registers the Gymnasium ids
+
+    names = list(ids or delve_env.IDS)
+    for name in names:
+        register_env(name, lambda cfg, name=name: env_creator({"id": name, **dict(cfg or {})}))
+    return names
+
+
+def ppo_config(env_id: str = "Delve-v0", num_env_runners: int = 2, **env_config):
+    """A PPO config for Delve on `num_env_runners` workers (each on its own core or node), with
+    RLlib's action-masking module so only legal actions are sampled."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+
+    register([env_id])
+    return (
+        PPOConfig()
+        .environment(env_id, env_config=env_config)
+        .env_runners(num_env_runners=num_env_runners)
+        .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+    )
