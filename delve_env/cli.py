@@ -241,6 +241,50 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- record, replay --------------------------------------------------------------------------
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """A policy plays one episode; its replay (config, seed, actions, state hashes) is saved."""
+    from . import replay
+
+    config = {}
+    if args.difficulty is not None:
+        config["difficulty"] = args.difficulty
+    if args.depth is not None:
+        config["depth"] = args.depth
+    used, policy = make_policy(args.agent, args.seed)
+    try:
+        rec = replay.record(config, args.seed, policy, args.steps)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    replay.save(rec, args.out)
+    print(f"recorded {len(rec['actions'])} steps of the {used} agent (seed {args.seed}) "
+          f"to {args.out}")  # fmt: skip
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Re-simulate a replay file, checking the state hash after every step; exit status 1 at
+    the first step that differs."""
+    from . import replay
+
+    try:
+        data = replay.load(args.file)
+    except (OSError, ValueError) as err:
+        raise UsageError(str(err)) from None
+
+    def show(env, k, action):
+        print(f"=== step {k}: {ACTION_NAMES[action]} ===")
+        print(env.render_text())
+        if args.delay > 0:
+            time.sleep(args.delay)
+
+    verdict = replay.replay(data, show if args.show else None)
+    print(verdict, file=sys.stdout if verdict.ok else sys.stderr)
+    return 0 if verdict.ok else 1
+
+
 # --- bench, train, eval ----------------------------------------------------------------------
 
 
@@ -331,6 +375,19 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="throughput table: steps per second")
     add_bench_arguments(bench)
     bench.set_defaults(func=cmd_bench)
+
+    rec = sub.add_parser("record", help="a policy plays; save its replay file")
+    rec.add_argument("--out", required=True, help="the replay file to write (JSON)")
+    rec.add_argument("--agent", choices=("scripted", "random"), default="scripted")
+    _add_game_options(rec)
+    rec.add_argument("--steps", type=_non_negative_int, default=None, help="most steps")
+    rec.set_defaults(func=cmd_record)
+
+    rep = sub.add_parser("replay", help="re-simulate a replay file, checking every step")
+    rep.add_argument("file", help="a file written by `delve record`")
+    rep.add_argument("--show", action="store_true", help="print every frame")
+    rep.add_argument("--delay", type=float, default=0.0, help="seconds between frames")
+    rep.set_defaults(func=cmd_replay)
 
     playtest = sub.add_parser(
         "playtest",
