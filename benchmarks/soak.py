@@ -72,6 +72,7 @@ from delve_env.engine.tables import (
     ITEMS,
     KING_SLOT,
     NUM_ITEMS,
+    NUM_KEEPER_EVENTS,
     NUM_MODES,
     ROOM,
     SECRET,
@@ -322,6 +323,7 @@ class InvariantChecker:
             lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]} tile {tile[e]}",
         )
         self._check_rooms_and_bouts(s, n, bad)
+        self._check_keeper(s, bad)
         now = {
             "practice": s.practice.copy(),
             "lost": s.stat_lost.astype(np.int64),
@@ -390,6 +392,25 @@ class InvariantChecker:
         if self.count == before:
             return []
         return self.violations[first_new:]
+
+    def _check_keeper(self, s, bad) -> None:
+        """SIX-1: a gift is only ever handed over for an event that happened, events are the
+        keeper's own, and no report was read in the future."""
+        self._add(
+            bad((s.keeper_given & ~s.keeper_seen) != 0),
+            "a keeper gift without its event",
+            lambda e: f"seen {s.keeper_seen[e]:#x} given {s.keeper_given[e]:#x}",
+        )
+        self._add(
+            bad((s.keeper_seen >> NUM_KEEPER_EVENTS) != 0),
+            "a keeper event out of range",
+            lambda e: f"seen {s.keeper_seen[e]:#x}",
+        )
+        self._add(
+            bad(s.report_pace > s.pace),
+            "a report read after the clock",
+            lambda e: f"report pace {s.report_pace[e]} pace {s.pace[e]}",
+        )
 
     def _check_rooms_and_bouts(self, s, n: int, bad) -> None:
         """CHEST-1, BATH-1, COURT-2: chest states, where chests and baths are, practice bouts."""

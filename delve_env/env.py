@@ -10,6 +10,7 @@ from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.layout import views
 from .engine.tables import MODE_NAMES
+from .keeper import said
 from .render import render_rgb, render_text
 from .spaces import action_space, episode_stats, observation_space
 
@@ -217,7 +218,10 @@ class DelveEnv(gym.Env):
         return views(self.engine.obs_record[0].copy())
 
     def _info(self) -> dict:
-        return {
+        info = {
             "action_mask": self.engine.masks[0].copy(),
             "events": int(self.engine.state.events[0]),
         }
+        if self.engine.state.keeper_new[0]:  # SIX-1..2: Sixpence spoke this step
+            info["keeper"] = said(int(self.engine.state.keeper_new[0]))
+        return info

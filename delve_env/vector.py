@@ -84,6 +84,8 @@ class DelveVectorEnv(VectorEnv):
         record, masks = eng.step(actions, self._done, copy=True)
         self._done = eng.terminated | eng.truncated
         info = {"action_mask": masks, "invalid_action": eng.invalid.copy()}
+        if eng.state.keeper_new.any():  # SIX-1: bit k = Sixpence's event k this step
+            info["keeper"] = eng.state.keeper_new.copy()
         if self._done.any():
             stats = np.empty(self.num_envs, dtype=object)
             for e in np.flatnonzero(self._done):

@@ -10,6 +10,7 @@ difficulty step above easy), else one of four traps, drawn uniformly, springs.
 
 from numba import njit
 
+from .keeper import notice
 from .moving import room_here
 from .params import (
     P_CHEST_CHANCE,
@@ -29,6 +30,7 @@ from .tables import (
     FEAT_NONE,
     MAX_MEMBERS,
     ROGUE,
+    SIX_TRAP,
 )
 
 TRAP_AVOID = 0.5  # CHEST-1: the opener's chance to avoid a trap
@@ -91,6 +93,8 @@ def spring_trap(s, e, m, rng):
     rations (rounded down, the rest kept), or a gas wounding every standing member d4. Wounds
     go through `party.wound`: death saves apply, and the quest sees a fallen party or king."""
     s.stat_traps[e] += 1
+    if s.cls[e, m] != ROGUE:
+        notice(s, e, SIX_TRAP)
     kind = randint(rng, e, NUM_TRAPS)
     if kind == TRAP_WOUND:
         wound(s, e, m, roll(rng, e, 2), rng)

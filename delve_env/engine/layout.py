@@ -28,6 +28,7 @@ from .tables import (
     NUM_CLASSES,
     NUM_ITEM_SLOTS,
     NUM_ITEMS,
+    NUM_KEEPER_EVENTS,
     NUM_LOOKS,
     NUM_MODES,
     NUM_MONSTERS,
@@ -185,6 +186,13 @@ STATUS_CHOICE_MEMBER = STATUS.add(
 STATUS_CHOICE_LEVEL = STATUS.add("choice level", 3, "the level whose option is owed, 0 none")
 STATUS_CHOICE_OPTIONS = STATUS.add(
     "choice options", 1, "which options (tables.CLASS_OPTIONS) may be taken", count=MAX_OPTIONS
+)
+STATUS_KEEPER = STATUS.add(
+    "keeper", NUM_KEEPER_EVENTS, "Sixpence's event + 1 (tables.KEEPER_EVENTS) the last step "
+    "brought, the first if several; its gift came with it unless it waits (SIX-1); 0 none",
+)  # fmt: skip
+STATUS_GIFTS_OWED = STATUS.add(
+    "gifts owed", NUM_KEEPER_EVENTS, "Sixpence's gifts waiting for pack room"
 )
 
 # --- magic: what each member can cast and what is on it ----------------------------------------

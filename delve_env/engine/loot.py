@@ -5,7 +5,7 @@ from numba import njit
 
 from .chests import is_chest_shut
 from .monsters import roll_band
-from .moving import reveal_floor
+from .moving import read_map
 from .params import (
     P_GUARD_CHANCE,
     P_PAGES_PER_FLOOR,
@@ -18,7 +18,6 @@ from .rng import chance, randint, roll
 from .tables import (
     EV_BOOK,
     EV_LOOT,
-    EV_MAP,
     EV_PAGE,
     NUM_SPELLS,
     ROOM_ITEM_TABLE,
@@ -79,15 +78,6 @@ def has_loot(s, e, f, r):
         if s.room_pages[e, f, r, i] >= 0:
             return True
     return False
-
-
-@njit(cache=True)
-def read_map(s, e, f):
-    """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
-    and know its rooms."""
-    s.maps_held[e] |= 1 << int(f)
-    reveal_floor(s, e, f)
-    s.events[e] |= EV_MAP
 
 
 @njit(cache=True)

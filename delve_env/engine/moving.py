@@ -11,6 +11,7 @@ from .rng import chance
 from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
     DOOR,
+    EV_MAP,
     EV_NEW_FLOOR,
     EV_SECRET,
     HALL,
@@ -68,6 +69,15 @@ def reveal_floor(s, e, f):
             if tiles[y, x] != ROCK and tiles[y, x] != SECRET:
                 remember(s, e, f, x, y, x, y)
     s.room_known[e, f, : s.num_rooms[e, f]] = True
+
+
+@njit(cache=True)
+def read_map(s, e, f):
+    """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
+    and know its rooms."""
+    s.maps_held[e] |= 1 << int(f)
+    reveal_floor(s, e, f)
+    s.events[e] |= EV_MAP
 
 
 @njit(cache=True)

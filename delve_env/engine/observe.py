@@ -125,11 +125,13 @@ from .layout import (
     STATUS_EFFECTS,
     STATUS_FEATURE,
     STATUS_FLOOR,
+    STATUS_GIFTS_OWED,
     STATUS_GOLD,
     STATUS_HEARD,
     STATUS_HOURS,
     STATUS_HUNTING,
     STATUS_IN_ROOM,
+    STATUS_KEEPER,
     STATUS_KING,
     STATUS_LOOT,
     STATUS_MAP_HELD,
@@ -200,6 +202,7 @@ from .tables import (
     NUM_EFFECTS,
     NUM_ITEM_SLOTS,
     NUM_ITEMS,
+    NUM_KEEPER_EVENTS,
     NUM_NAMES,
     NUM_POWERS,
     NUM_SPELLS,
@@ -389,6 +392,11 @@ def observe_status(s, p, e, out):
         out[STATUS_PAGES_HELD + spell] = cap(s.pages_held[e, spell])
         out[STATUS_BOOK_PAGES + spell] = cap(s.book_pages[e, spell])
     out[STATUS_CASTER] = s.caster[e] + 1
+    new, owed = s.keeper_new[e], s.keeper_seen[e] & ~s.keeper_given[e]
+    for k in range(NUM_KEEPER_EVENTS - 1, -1, -1):  # SIX-1
+        if (new >> k) & 1:
+            out[STATUS_KEEPER] = k + 1
+        out[STATUS_GIFTS_OWED] += (owed >> k) & 1
     out[STATUS_POWER] = s.sel_power[e] + 1
     if s.mode[e] == CHOICE:  # CHOICE-1: who owes which level's option, and what is offered
         m = pending_member(s, e)

@@ -33,6 +33,7 @@ from .tables import (
     NUM_ITEM_SLOTS,
     OFF_HAND,
     READY,
+    SIX_CEILING,
     START_GEAR,
 )
 
@@ -185,6 +186,7 @@ def lower_ceiling(s, e, m, amount):
     s.ceiling[e, m] = max(1, int(s.ceiling[e, m]) - amount)
     s.hp[e, m] = min(s.hp[e, m], s.ceiling[e, m])
     s.dirty[e] |= DIRTY_PARTY
+    s.keeper_seen[e] |= 1 << SIX_CEILING  # keeper.notice (SIX-1), which imports this module
 
 
 @njit(cache=True)

@@ -52,6 +52,10 @@ FIELDS = {
     "caster": ((), np.int8),  # member choosing a power to use, -1 none (actions.A_CAST)
     "sel_power": ((), np.int8),  # the power chosen, waiting for its target, -1 none
     "choice_from": ((), np.int8),  # the mode to go back to after a level choice (CHOICE-1)
+    "keeper_seen": ((), np.int32),  # bit k: Sixpence's event k happened this run (SIX-1)
+    "keeper_given": ((), np.int32),  # bit k: its gift was handed over (it waits for pack room)
+    "keeper_new": ((), np.int32),  # bit k: event k happened in the last step
+    "report_pace": ((), np.int32),  # the pace a report was last read at (SIX-1, VIEW-1)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),
     "king_room": ((), np.int8),  # on floor depth

@@ -14,9 +14,10 @@ from numba import njit
 from .actions import A_LEAVE, A_MEND
 from .features import feature_here
 from .items import let_go
+from .keeper import notice
 from .params import P_TASK, TASK_EXPLORE
 from .party import drop_item, heal, is_known, is_standing, know_kind
-from .tables import EXPLORE, FEAT_STATUE, MAX_MEMBERS, STATUE
+from .tables import EXPLORE, FEAT_STATUE, MAX_MEMBERS, SIX_STATUE_BROKE, STATUE
 
 MEND_PRICE = 10  # STATUE-2: gold a hit point, times the floor
 
@@ -69,6 +70,7 @@ def bid(s, p, e, q, rng):
         know_kind(s, e, s.item[e, m, slot])
     elif 2 * amount < threshold:
         drop_item(s, e, m, slot)
+        notice(s, e, SIX_STATUE_BROKE)
 
 
 @njit(cache=True)

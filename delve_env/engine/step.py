@@ -54,6 +54,7 @@ from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
 from .food import pass_pace
 from .items import act_on_selected, let_go, select_item
+from .keeper import keep
 from .loot import loot_room, stock_floor
 from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
@@ -122,6 +123,8 @@ def reset_slot(s, p, e, seed, party):
         setup_task(s, p, e, g)
     s.events[e] = 0
     await_choice(s, e)
+    if p[P_TASK] == TASK_GAME:  # SIX-1: Sixpence keeps the whole game's courtyard
+        keep(s, e, 0, True)
 
 
 @njit(cache=True)
@@ -237,13 +240,15 @@ def step_slot(s, p, e, a, mask, rng):
     s.events[e] = 0
     shaping = 0.0
     invalid = not mask[a]
+    s.keeper_new[e] = 0
     if not invalid:
-        mode, outcome = s.mode[e], s.outcome[e]
+        mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
         potential = task_potential(s, p, e)
         act(s, p, e, a, rng)
         await_choice(s, e)
         if p[P_TASK] == TASK_GAME:
             update_quest(s, e)
+            keep(s, e, seen, False)
         else:
             update_task(s, p, e)
         shaping = task_potential(s, p, e) - potential

@@ -63,6 +63,10 @@ def _struct_of(nt):
     s.caster = nt.caster
     s.sel_power = nt.sel_power
     s.choice_from = nt.choice_from
+    s.keeper_seen = nt.keeper_seen
+    s.keeper_given = nt.keeper_given
+    s.keeper_new = nt.keeper_new
+    s.report_pace = nt.report_pace
     s.book_floor = nt.book_floor
     s.book_room = nt.book_room
     s.king_room = nt.king_room
@@ -213,6 +217,10 @@ def clear_slot(s, e):
     s.caster[e] = 0
     s.sel_power[e] = 0
     s.choice_from[e] = 0
+    s.keeper_seen[e] = 0
+    s.keeper_given[e] = 0
+    s.keeper_new[e] = 0
+    s.report_pace[e] = 0
     s.book_floor[e] = 0
     s.book_room[e] = 0
     s.king_room[e] = 0

@@ -468,6 +468,69 @@ def tier_of(floor):
     return min(3, max(0, (floor - 1) // 3))
 
 
+# --- Sixpence's events (SIX-1): once a run each gives a hint and a gift ----------------------
+KEEPER_EVENTS = (
+    "start",
+    "king found",
+    "first spell page",
+    "first member dead",
+    "first metal bite",
+    "first trap sprung on a non-rogue",
+    "300 paces without reading a report",
+    "first locked stair",
+    "rations ran out",
+    "first flight",
+    "first vault worked by a non-rogue",
+    "first secret door walked past",
+    "first party effect",
+    "a store floor reached",
+    "first armor bite",
+    "first level gained",
+    "first ceiling drained",
+    "hunting starts",
+    "first ambush at a door",
+    "first item broken by a statue",
+    "first bribe asked",
+)
+(
+    SIX_START, SIX_KING, SIX_PAGE, SIX_DEATH, SIX_METAL_BITE, SIX_TRAP, SIX_NO_REPORT,
+    SIX_LOCKED_STAIR, SIX_RATIONS_OUT, SIX_FLIGHT, SIX_VAULT, SIX_SECRET, SIX_EFFECT,
+    SIX_STORE_FLOOR, SIX_ARMOR_BITE, SIX_LEVEL, SIX_CEILING, SIX_HUNTING, SIX_AMBUSH,
+    SIX_STATUE_BROKE, SIX_BRIBE,
+) = range(len(KEEPER_EVENTS))  # fmt: skip
+NUM_KEEPER_EVENTS = len(KEEPER_EVENTS)
+REPORT_PACES = 300  # SIX-1: paces without reading a report before Sixpence speaks up
+# columns of KEEPER_GIFTS: an item kind (0 none), gold, rations, the floor's map (1)
+G_ITEM, G_GOLD, G_RATIONS, G_MAP = range(4)
+KEEPER_GIFTS = np.array(
+    [
+        [MEDICINAL_ALE, 0, 0, 0],
+        [RING_MAIL, 0, 0, 0],
+        [NO_ITEM, 0, 10, 0],
+        [LIGHT_OF_LIFE, 0, 0, 0],
+        [HAND_AXE, 0, 0, 0],
+        [NO_ITEM, 1, 0, 0],
+        [NO_ITEM, 1, 0, 0],
+        [NO_ITEM, 1, 0, 0],
+        [NO_ITEM, 0, 10, 0],
+        [NO_ITEM, 0, 0, 1],
+        [WOODEN_SHIELD, 0, 0, 0],
+        [SHORT_BOW, 0, 0, 0],
+        [NO_ITEM, 1, 0, 0],
+        [HONING_STONE, 0, 0, 0],
+        [WOODEN_SHIELD, 0, 0, 0],
+        [MIND_SHARPENER, 0, 0, 0],
+        [GEM_OF_STRENGTH, 0, 0, 0],
+        [WARDING_LANTERN, 0, 0, 0],
+        [ESP_SCROLL, 0, 0, 0],
+        [NO_ITEM, 1, 0, 0],
+        [GOODWILL_SCROLL, 0, 0, 0],
+    ],
+    dtype=np.int16,
+)
+assert len(KEEPER_GIFTS) == NUM_KEEPER_EVENTS
+
+
 # --- Events: bits a step raises, read by rewards, stats and the keeper -------------------------
 EVENT_NAMES = (
     "new room",
