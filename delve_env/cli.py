@@ -1,6 +1,8 @@
 """The `delve` command line (also `python -m delve_env`).
 
-delve play                     a person plays in the terminal
+delve play                     a person plays in the terminal (full-screen UI)
+delve record / delve replay    save a game as a replay file / re-simulate and check one
+delve playtest                 difficulty report over many seeds of each preset
 delve watch --agent scripted   a policy plays, rendered frame by frame
 delve bench                    throughput table (steps per second)
 delve train TASK / delve eval  MaskablePPO training and evaluation (training/train_ppo.py,
@@ -41,7 +43,7 @@ ACTION_KEYS = {
     "r": A_RUN,
 }
 KEY_OF = {a: k for k, a in ACTION_KEYS.items()}
-REPORT_KEYS = {"m": "member status", "u": "quest status"}  # VIEW-1: reports stop the clock
+REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}  # VIEW-1: no time
 
 TRAINING_SCRIPTS = {"train": "train_ppo", "eval": "evaluate"}
 
@@ -94,39 +96,25 @@ def _legal_lines(mask, s=None) -> list[str]:
     return lines
 
 
-def _member_report(env) -> str:
-    from .render import render_party
-
-    return "MEMBER STATUS\n" + "\n".join(render_party(env.state, env.engine.params, 0))
-
-
-def _quest_report(env) -> str:
-    s = env.state
-    still = [
-        name
-        for name, held in (("the book", s.has_book[0]), ("the king", s.has_king[0]))
-        if not held
-    ]
-    return (
-        "QUEST STATUS\n"
-        f"  floor {int(s.floor[0])}, pace {int(s.pace[0])}, gold {int(s.gold[0])}, "
-        f"rations {int(s.rations[0])}\n"
-        f"  still to find: {', '.join(still) or 'nothing: go home'}"
-    )
-
-
 # --- play ------------------------------------------------------------------------------------
 
 
 PLAY_HELP = (
     "Type an action's number, or a key: w/a/s/d move, z wait, f search, t stairs, l loot, "
-    "r run away; m member status, u quest status (they stop the clock); h help, q quit."
+    "r run away; reports (no time passes): m member status, u quest status, k bestiary, "
+    "e effects; h help, q quit. On a terminal `delve play` is full-screen instead (keys act "
+    "at once: arrows move, Enter lists every legal action, ? help); --lines keeps this prompt."
 )
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A person plays one episode in the terminal (stdin may be a pipe)."""
+    """A person plays one episode: full-screen on a terminal (delve_env/play.py), else (or
+    with --lines) a line prompt that reads actions from stdin, which may be a pipe."""
     env = _make_env(args)
+    if sys.stdin.isatty() and sys.stdout.isatty() and not args.lines:
+        from .play import run
+
+        return run(env, args.seed)
     _, info = env.reset(seed=args.seed)
     print(PLAY_HELP)
     total, steps, show = 0.0, 0, True
@@ -155,7 +143,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             show = cmd == ""
             continue
         if cmd in REPORT_KEYS:
-            print(_member_report(env) if cmd == "m" else _quest_report(env))
+            print(env.report(REPORT_KEYS[cmd]))
             show = False
             continue
         if cmd in ACTION_KEYS:
@@ -356,6 +344,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play in the terminal", description=PLAY_HELP)
     _add_game_options(play)
+    play.add_argument("--lines", action="store_true",
+                      help="a line prompt instead of the full-screen UI (also when piped)")  # fmt: skip
     play.set_defaults(func=cmd_play)
 
     watch = sub.add_parser("watch", help="watch a policy play, rendered")

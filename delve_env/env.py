@@ -4,7 +4,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
 
-from . import snapshot
+from . import reports, snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
@@ -194,6 +194,14 @@ class DelveEnv(gym.Env):
         if self.render_mode == "human":
             print(self.render_text())
         return None
+
+    def report(self, name: str, page: int = 0) -> str:
+        """A report as text (VIEW-1: "member", "quest", "bestiary", "effects"; `page` walks the
+        effects pages). It costs no time; reading one restarts Sixpence's count of 300 paces
+        without a report (SIX-1)."""
+        text = reports.report(self.engine.state, self.engine.params, name, page)
+        self.engine.state.report_pace[0] = self.engine.state.pace[0]
+        return text
 
     def render_text(self) -> str:
         return render_text(self.engine.state, self.engine.params, 0)

@@ -1,0 +1,222 @@
+"""`delve play`: a person plays Delve in a full-screen terminal UI, with the keyboard alone.
+
+`PlayUI` is the whole UI as a state machine (keys in, a screen of text out), so tests drive it
+with scripted key presses; `run` is the terminal loop around it (rich's full-screen Live, keys
+read raw from the terminal, one at a time, no Enter).
+
+Keys: arrows or w/a/s/d move; . wait; f search; > stairs; g loot; 1-6 attack foe k (in a
+fight); r run; b bribe; Enter opens the menu of every legal action (up/down, Enter takes one,
+Esc closes); m member status, u quest status, k bestiary, e effects (left/right walk the
+pages; any key closes a report); ? help; q quit (y to confirm).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+
+from .engine.actions import (
+    A_ATTACK,
+    A_BRIBE,
+    A_GIVE,
+    A_LOOT,
+    A_MOVE,
+    A_RUN,
+    A_SEARCH,
+    A_SELECT,
+    A_STAIRS,
+    A_WAIT,
+    ACTION_NAMES,
+)
+from .engine.tables import CHOICE, EVENT_NAMES, FIGHT, MAX_FOES, NUM_ITEM_SLOTS
+from .render import item_name
+
+MOVE_KEYS = {"up": 0, "w": 0, "right": 1, "d": 1, "down": 2, "s": 2, "left": 3, "a": 3}
+ACTION_KEYS = {".": A_WAIT, "f": A_SEARCH, ">": A_STAIRS, "g": A_LOOT, "r": A_RUN, "b": A_BRIBE}
+REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}
+LOG_LINES = 8
+MENU_ROWS = 14
+HELP = (
+    "arrows/wasd move  . wait  f search  > stairs  g loot  1-6 attack  r run  b bribe\n"
+    "Enter: every legal action  m members  u quest  k bestiary  e effects  ? help  q quit"
+)
+
+
+class PlayUI:
+    """One game and what the person sees of it: the screen, a menu or a report, the log."""
+
+    def __init__(self, env, seed: int = 0):
+        self.env = env
+        _, info = env.reset(seed=seed)
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.menu: list[int] | None = None  # legal actions shown, when the menu is open
+        self.cursor = 0
+        self.report: str | None = None  # the report open, if any
+        self.page = 0
+        self.quitting = False
+        self.done = False  # the person quit
+        self.over = False  # the game ended
+        self.steps = 0
+        self._heard(info)
+
+    # --- keys ----------------------------------------------------------------------------
+    def key(self, k: str) -> None:
+        """One key press: 'up', 'down', 'left', 'right', 'enter', 'esc', or a character."""
+        if self.quitting:
+            self.done = k == "y"
+            self.quitting = False
+            return
+        if self.report is not None:
+            self._report_key(k)
+        elif self.menu is not None:
+            self._menu_key(k)
+        elif k == "q":
+            self.quitting = True
+        elif k == "?":
+            self.log.append(HELP)
+        elif k in REPORT_KEYS:
+            self.report, self.page = REPORT_KEYS[k], 0
+            self.env.report(self.report)  # reading it is noted (SIX-1)
+        elif self.over:
+            self.log.append("The game is over: q quits.")
+        elif k == "enter" or self.mode() == CHOICE:
+            self.open_menu()
+        elif k in MOVE_KEYS:
+            self.take(A_MOVE + MOVE_KEYS[k])
+        elif k in ACTION_KEYS:
+            self.take(ACTION_KEYS[k])
+        elif k.isdigit() and 1 <= int(k) <= MAX_FOES and self.mode() == FIGHT:
+            self.take(A_ATTACK + int(k) - 1)
+
+    def _report_key(self, k: str) -> None:
+        if self.report == "effects" and k in ("left", "right"):
+            self.page += 1 if k == "right" else -1
+        else:
+            self.report = None
+
+    def _menu_key(self, k: str) -> None:
+        if k == "esc":
+            self.menu = None
+        elif k in ("up", "down"):
+            self.cursor = (self.cursor + (1 if k == "down" else -1)) % len(self.menu)
+        elif k == "enter":
+            action = self.menu[self.cursor]
+            self.menu = None
+            self.take(action)
+
+    def open_menu(self) -> None:
+        self.menu = [int(a) for a in self.env.action_masks().nonzero()[0]]
+        self.cursor = 0
+
+    # --- acting --------------------------------------------------------------------------
+    def mode(self) -> int:
+        return int(self.env.state.mode[0])
+
+    def take(self, action: int) -> None:
+        """Take an action if it is legal, else say so; log what happened."""
+        if not self.env.action_masks()[action]:
+            self.log.append(f"Not now: {ACTION_NAMES[action]}.")
+            return
+        _, reward, terminated, truncated, info = self.env.step(action)
+        self.steps += 1
+        self.log.append(f"> {self.action_text(action)}" + (f"  ({reward:+g})" if reward else ""))
+        self._heard(info)
+        if self.mode() == CHOICE and not (terminated or truncated):
+            self.open_menu()  # CHOICE-1: nothing else happens until the option is taken
+        if terminated or truncated:
+            self.over = True
+            won = info["episode_stats"]["won"]
+            self.log.append("You won: the king is home!" if won else "The run is over.")
+
+    def _heard(self, info: dict) -> None:
+        events = [n for i, n in enumerate(EVENT_NAMES) if (info.get("events", 0) >> i) & 1]
+        if events:
+            self.log.append("  " + ", ".join(events))
+        for said in info.get("keeper", []):  # SIX-2: a person reads Sixpence's hint
+            self.log.append(f"  Sixpence ({said['event']}; gift: {said['gift']}): {said['hint']}")
+
+    def action_text(self, a: int) -> str:
+        """An action's name, with the item it selects or the power it is."""
+        s = self.env.state
+        if A_SELECT <= a < A_GIVE:
+            m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
+            return f"{ACTION_NAMES[a]} ({item_name(s, 0, s.item[0, m, slot])})"
+        return ACTION_NAMES[a]
+
+    # --- the screen ----------------------------------------------------------------------
+    def screen(self) -> str:
+        """What the terminal shows now, as text."""
+        if self.report is not None:
+            body = self.env.unwrapped.report(self.report, self.page)
+            hint = (
+                "left/right: pages, any other key: back"
+                if self.report == "effects"
+                else "any key: back"
+            )
+            return f"{body}\n\n({hint}; reports cost no time)"
+        parts = [self.env.render_text()]
+        if self.menu is not None:
+            parts.append(self.menu_text())
+        parts.append("-" * 40)
+        parts += list(self.log)
+        if self.quitting:
+            parts.append("Quit? y / n")
+        else:
+            parts.append("Enter: actions  m u k e: reports  ?: help  q: quit")
+        return "\n".join(parts)
+
+    def menu_text(self) -> str:
+        top = max(0, min(self.cursor - MENU_ROWS // 2, len(self.menu) - MENU_ROWS))
+        rows = ["ACTIONS (up/down, Enter takes, Esc closes)"]
+        for i, a in enumerate(self.menu[top : top + MENU_ROWS], start=top):
+            mark = ">" if i == self.cursor else " "
+            rows.append(f" {mark} {self.action_text(a)}")
+        if len(self.menu) > MENU_ROWS:
+            rows.append(f"   ({self.cursor + 1} of {len(self.menu)})")
+        return "\n".join(rows)
+
+
+# --- the terminal -----------------------------------------------------------------------------
+
+_ESCAPES = {"[A": "up", "[B": "down", "[C": "right", "[D": "left"}
+
+
+def read_key(stream) -> str:
+    """One key from a raw terminal: arrows and Enter/Esc by name, else the character."""
+    ch = stream.read(1)
+    if ch in ("\r", "\n"):
+        return "enter"
+    if ch == "\x1b":
+        rest = stream.read(2)
+        return _ESCAPES.get(rest, "esc")
+    if ch in ("\x03", ""):  # Ctrl-C, or the end of input
+        return "q-now"
+    return ch
+
+
+def run(env, seed: int = 0) -> int:
+    """Play full-screen until the person quits (needs a terminal)."""
+    import termios
+    import tty
+
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    ui = PlayUI(env, seed)
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    console = Console()
+    try:
+        tty.setcbreak(fd)
+        with Live(Text(ui.screen()), console=console, screen=True, auto_refresh=False) as live:
+            while not ui.done:
+                k = read_key(sys.stdin)
+                if k == "q-now":
+                    break
+                ui.key(k)
+                live.update(Text(ui.screen()), refresh=True)
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+    console.print(f"Played {ui.steps} steps.")
+    return 0

@@ -1,0 +1,127 @@
+"""`delve play`'s full-screen UI (delve_env/play.py) and the reports (VIEW-1), driven by
+scripted key presses: through the first fight and every report."""
+
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from agents.scripted import ScriptedAgent
+from delve_env import DelveEnv
+from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT
+from delve_env.engine.tables import FIGHT
+from delve_env.play import MOVE_KEYS, PlayUI
+
+ARROWS = {d: k for k, d in MOVE_KEYS.items() if k in ("up", "right", "down", "left")}
+
+
+def keys_for(ui: PlayUI, action: int) -> list[str]:
+    """The key presses a person would make for `action`: an arrow for a move, a digit for an
+    attack, else Enter and down to it in the menu."""
+    if A_MOVE <= action < A_WAIT:
+        return [ARROWS[action - A_MOVE]]
+    if A_ATTACK <= action < A_LUCK:
+        return [str(action - A_ATTACK + 1)]
+    legal = [int(a) for a in ui.env.action_masks().nonzero()[0]]
+    return ["enter"] + ["down"] * legal.index(action) + ["enter"]
+
+
+def play_to_first_fight_end(ui: PlayUI, limit: int = 3000) -> int:
+    """Key presses chosen by the scripted expert until the first fight is over."""
+    agent = ScriptedAgent()
+    fought = False
+    for _ in range(limit):
+        fighting = ui.env.state.mode[0] == FIGHT
+        if fought and not fighting:
+            return ui.steps
+        fought = fought or fighting
+        for k in keys_for(ui, int(agent.act(ui.env))):
+            ui.key(k)
+    raise AssertionError("no fight ended")
+
+
+def test_ui_plays_through_the_first_fight_with_keys_alone():
+    ui = PlayUI(DelveEnv(depth=2, difficulty="easy"), seed=4)
+    assert "Sixpence" in ui.screen()  # the start's hint, in the log
+    steps = play_to_first_fight_end(ui)
+    assert steps > 0 and ui.env.state.stat_fights[0] >= 1
+    assert "> attack monster" in "\n".join(ui.log) or ui.env.state.stat_flights[0] >= 1
+    assert "FIGHT" not in ui.screen().splitlines()[0]
+
+
+def test_ui_reports_cost_no_time_and_walk_the_effects_pages():
+    ui = PlayUI(DelveEnv(depth=2), seed=1)
+    ui.key(">")  # down the courtyard stair
+    s = ui.env.state
+    s.effects[0, 0] = 50
+    pace, steps = int(s.pace[0]), int(s.steps[0])
+    screens = {}
+    for k in ("m", "u", "k", "e"):
+        ui.key(k)
+        screens[k] = ui.screen()
+        ui.key("x")  # any key closes it
+    assert screens["m"].startswith("MEMBER STATUS") and "HP " in screens["m"]
+    assert "XP to the next" in screens["m"] and "ready hand" in screens["m"]
+    assert screens["u"].startswith("QUEST STATUS") and "still to find" in screens["u"]
+    assert screens["k"].startswith("BESTIARY")
+    assert screens["e"].startswith("EFFECTS: the party") and "WARD: 50 paces" in screens["e"]
+    ui.key("e")
+    ui.key("right")
+    assert ui.screen().startswith("EFFECTS: hero") and "page 2 of" in ui.screen()
+    ui.key("left")
+    assert ui.screen().startswith("EFFECTS: the party")
+    ui.key("esc")
+    assert int(s.pace[0]) == pace and int(s.steps[0]) == steps  # no time, no step
+    assert s.report_pace[0] == pace  # noted for Sixpence (SIX-1)
+
+
+def test_ui_menu_lists_only_legal_actions_and_refuses_illegal_keys():
+    ui = PlayUI(DelveEnv(depth=2), seed=1)
+    ui.key("enter")
+    legal = [int(a) for a in ui.env.action_masks().nonzero()[0]]
+    assert ui.menu == legal
+    ui.key("esc")
+    assert ui.menu is None
+    ui.key("left")  # no moving in the courtyard: refused, nothing happens
+    assert ui.steps == 0 and "Not now" in ui.log[-1]
+    ui.key("q")
+    ui.key("n")
+    assert not ui.done
+    ui.key("q")
+    ui.key("y")
+    assert ui.done
+
+
+def test_ui_runs_full_screen_in_a_terminal():
+    """`delve play` on a pseudo-terminal: keys act without Enter, q y quits."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-m", "delve_env", "play", "--depth", "2"])
+    out = b""
+    try:
+        for keys in (b"", b"m", b"x", b">", b"?", b"q", b"y"):
+            os.write(fd, keys)
+            deadline = time.time() + (60 if not keys else 5)
+            while time.time() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.5)
+                if not ready:
+                    if out:
+                        break
+                    continue
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    break
+                out += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert b"MEMBER STATUS" in out and b"Played" in out
+
+
+def test_play_lines_flag_keeps_the_prompt():
+    done = subprocess.run([sys.executable, "-m", "delve_env", "play", "--lines", "--depth", "2"],
+                          input="t\nq\n", capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and "Quit after 1 steps" in done.stdout
