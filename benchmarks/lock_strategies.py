@@ -10,6 +10,8 @@ and their answers) and prints each one's win rate beside random-legal play:
 - plate, greedy + hints: buy a hint while gold allows and push the hinted cell, else greedy.
 - wall, hill-climb: change one ring (not a known one) of the best guess so far.
 - wall, consistent: guess a combination that agrees with every answer so far (Mastermind).
+- wall, agreeing symbols: set each ring to a random symbol the observation marks as agreeing
+  (`puzzle` "agreeing symbols"): the consistent guesser as a one-step rule on what is shown.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import delve_env  # noqa: F401  (registers the ids)
 from agents.random_legal import RandomLegalAgent
 from agents.vault_oracles import apply_push, wall_answer
 from delve_env.engine.actions import A_HINT, A_PUSH, A_RING
+from delve_env.engine.layout import PUZZLE_AGREEING
 from delve_env.engine.tables import WALL_RINGS
 from delve_env.engine.vaults import num_symbols, plate_size
 from training.evaluate import EVAL_SEED, wilson
@@ -79,6 +82,17 @@ def wall_policy(consistent: bool):
     return act
 
 
+def agreeing_policy():
+    """Each ring: a random one of the symbols the observation shows as agreeing."""
+
+    def act(env, f, rng):
+        puzzle = env.engine.obs["puzzle"][0]
+        flags = puzzle[PUZZLE_AGREEING : PUZZLE_AGREEING + num_symbols(f)]
+        return A_RING + int(rng.choice(np.flatnonzero(flags)))
+
+    return act
+
+
 def random_policy(seed: int):
     agent = RandomLegalAgent(seed)
     return lambda env, f, rng: int(agent.act(env.action_masks()))
@@ -107,7 +121,8 @@ def main() -> None:
             ("plate", "greedy + hints", lambda: plate_policy(True)),
             ("wall", "random-legal", lambda: random_policy(EVAL_SEED)),
             ("wall", "hill-climb", lambda: wall_policy(False)),
-            ("wall", "consistent", lambda: wall_policy(True))]  # fmt: skip
+            ("wall", "consistent", lambda: wall_policy(True)),
+            ("wall", "agreeing symbols", agreeing_policy)]  # fmt: skip
     print(f"| lock | strategy | {' | '.join(f'floor {f}' for f in args.floors)} |")
     print("|---|---|" + "---|" * len(args.floors))
     for lock, name, make in rows:

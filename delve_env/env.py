@@ -106,7 +106,7 @@ class DelveEnv(gym.Env):
 
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
-    view), `party` (5 x 22), `status` (73), `fight` (77), `puzzle` (115), `pack` (5 x 11 x 4),
+    view), `party` (5 x 22), `status` (75), `fight` (77), `puzzle` (132), `pack` (5 x 11 x 4),
     `shop` (52: in a store, each line's item, price and whether it can be bought now),
     `magic` (5 x 90: each member's powers ready and their costs, true names, what is on it).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from

@@ -265,6 +265,14 @@ PUZZLE_SYMBOLS = PUZZLE.add("symbols", MAX_SYMBOLS, "symbols a ring (wall), else
 PUZZLE_SIZE = PUZZLE.add("plate size", MAX_PLATE, "n of the n x n plate, else 0")
 PUZZLE_HINT_PRICE = PUZZLE.add("hint price", CAP, "a hint's price in fives of gold")
 PUZZLE_HINT = PUZZLE.add("hint", MAX_PLATE * MAX_PLATE, "the cell a hint shows + 1, 0 none")
+PUZZLE_AGREEING = PUZZLE.add(
+    "agreeing symbols", 1, "wall: per symbol, whether setting it on the next ring keeps the "
+    "guess in agreement with every guess shown (it could still be the combination)",
+    count=MAX_SYMBOLS,
+)  # fmt: skip
+PUZZLE_CANDIDATES = PUZZLE.add(
+    "candidates", CAP, "wall: combinations that agree with every guess shown (capped at 255)"
+)
 
 # --- pack: every item slot of every member --------------------------------------------------
 PACK = Key(

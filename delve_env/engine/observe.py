@@ -92,9 +92,11 @@ from .layout import (
     PARTY_STANDING,
     PARTY_WELL,
     PARTY_XP,
+    PUZZLE_AGREEING,
     PUZZLE_AT,
     PUZZLE_BEST,
     PUZZLE_BYTES,
+    PUZZLE_CANDIDATES,
     PUZZLE_HINT,
     PUZZLE_HINT_PRICE,
     PUZZLE_HISTORY,
@@ -194,6 +196,7 @@ from .tables import (
     MAX_OPTIONS,
     MAX_PLATE,
     MAX_STOCK,
+    MAX_SYMBOLS,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
     MF_RANGED,
@@ -220,7 +223,7 @@ from .tables import (
     WALL_RINGS,
     WARD,
 )
-from .vaults import best_guess, hint_price, num_symbols, plate_size
+from .vaults import best_guess, consistent_symbols, hint_price, num_symbols, plate_size
 
 
 @njit(cache=True)
@@ -485,6 +488,8 @@ def observe_puzzle(s, e, out):
             out[PUZZLE_PUSHED + r * MAX_PLATE + c] = 1 if s.plate_pushed[e, f, r, c] else 0
     if s.vault_lock[e, f] == WALL_LOCK:
         out[PUZZLE_SYMBOLS] = num_symbols(f)
+        agreeing = out[PUZZLE_AGREEING : PUZZLE_AGREEING + MAX_SYMBOLS]
+        out[PUZZLE_CANDIDATES] = cap(consistent_symbols(s, e, f, agreeing))
     else:
         out[PUZZLE_SIZE] = plate_size(f)
         out[PUZZLE_HINT_PRICE] = cap(hint_price(s, e) // 5)

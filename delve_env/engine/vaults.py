@@ -199,6 +199,45 @@ def set_ring(s, p, e, symbol, rng):
 
 
 @njit(cache=True)
+def agrees(s, e, f, a, b, c):
+    """Combination (a, b, c) would have got every answer the guesses shown got."""
+    for h in range(WALL_HISTORY):
+        guess = s.wall_history[e, f, h]
+        if guess[0] < 0:
+            return True
+        right = (guess[0] == a) + (guess[1] == b) + (guess[2] == c)
+        if right != guess[WALL_RINGS]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def consistent_symbols(s, e, f, flags):
+    """The wall as a notebook would keep it: the number of combinations that agree with every
+    guess shown, and in `flags` (one per symbol) which symbols for the next ring keep the
+    guess being entered in agreement with them. Reads only what the observation shows (the
+    rings set, the last guesses and their answers); three rings (WALL-1)."""
+    n = num_symbols(f)
+    flags[:] = 0
+    done = s.wall_num_set[e, f]
+    set0, set1 = s.wall_set[e, f, 0], s.wall_set[e, f, 1]
+    count = 0
+    for a in range(n):
+        for b in range(n):
+            for c in range(n):
+                if not agrees(s, e, f, a, b, c):
+                    continue
+                count += 1
+                if done == 0:
+                    flags[a] = 1
+                elif done == 1 and a == set0:
+                    flags[b] = 1
+                elif done == 2 and a == set0 and b == set1:
+                    flags[c] = 1
+    return count
+
+
+@njit(cache=True)
 def best_guess(s, e, f):
     """The history row of the guess with the most rings right (the latest of equals), -1 if
     no guess was made."""
