@@ -167,7 +167,7 @@ def can_use_feature(s, p, e, m, i, t):
 
 @njit(cache=True)
 def prime(s, e, m, bit):
-    s.primed[e, m] = s.primed[e, m] | bit
+    s.primed[e, m] = int(s.primed[e, m]) | bit
 
 
 @njit(cache=True)

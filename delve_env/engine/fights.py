@@ -68,6 +68,7 @@ from .tables import (
 )
 from .traits import (
     ROGUE_DAGGERS,
+    clear_prime,
     d20,
     dodge,
     focus_bonus,
@@ -342,8 +343,7 @@ def strike_foe(s, p, e, m, k, surprised, rng):
     if s.primed[e, m] & PRIME_SMITE and not is_ranged_weapon(weapon):
         undead = MONSTERS[kind, M_FLAGS] & MF_UNDEAD
         damage += roll(rng, e, SMITE_UNDEAD_DICE if undead else SMITE_DICE)
-        s.primed[e, m] = s.primed[e, m] & ~PRIME_SMITE
-        s.dirty[e] |= DIRTY_MAGIC
+        clear_prime(s, e, m, PRIME_SMITE)
     dagger = ready_family(s, e, m, READY) == FAM_DAGGER
     if surprised and dagger and has_option(s, e, m, ROGUE, 2, ROGUE_DAGGERS):
         damage += roll(rng, e, 1)

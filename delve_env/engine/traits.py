@@ -147,11 +147,17 @@ def focus_bonus(s, e, m, rng):
 
 
 @njit(cache=True)
+def clear_prime(s, e, m, bits):
+    """Member m's primed features `bits` are spent (the magic observation shows them)."""
+    s.primed[e, m] = int(s.primed[e, m]) & (0xFF ^ bits)
+    s.dirty[e] |= DIRTY_MAGIC
+
+
+@njit(cache=True)
 def spend_attack_primes(s, e, m):
     """The attack is made: ferocious strike, double strike and focus are spent."""
     if s.primed[e, m] & PRIMED_ATTACK:
-        s.primed[e, m] = s.primed[e, m] & ~PRIMED_ATTACK
-        s.dirty[e] |= DIRTY_MAGIC
+        clear_prime(s, e, m, PRIMED_ATTACK)
 
 
 @njit(cache=True)
@@ -159,8 +165,7 @@ def dodge(s, e, m, damage, rng):
     """Dodge, used automatically: the next hit member m takes (damage above 0) is reduced by
     a d6, before armor; the dodge is spent."""
     if damage > 0 and s.primed[e, m] & PRIME_DODGE:
-        s.primed[e, m] = s.primed[e, m] & ~PRIME_DODGE
-        s.dirty[e] |= DIRTY_MAGIC
+        clear_prime(s, e, m, PRIME_DODGE)
         return max(0, damage - roll(rng, e, 1))
     return damage
 
