@@ -55,7 +55,7 @@ from delve_env.engine.actions import (
     select_action,
 )
 from delve_env.engine.floors import DX, DY, is_walkable, walk_distances
-from delve_env.engine.powers import can_choose_power
+from delve_env.engine.powers import can_choose_power, can_use_power
 from delve_env.engine.tables import (
     ARMOR,
     CAT_ARMOR,
@@ -232,9 +232,15 @@ class ScriptedAgent:
                 return A_CHOOSE + o
         return A_CHOOSE + legal[0]
 
-    def cast(self, mask, m, power, target=None):
-        """Start using `power` as member m (then `power_step` finishes it); None if masked."""
-        if not mask[A_CAST + m]:
+    def cast(self, s, mask, m, power, target=None):
+        """Start using `power` as member m (then `power_step` finishes it); None if masked,
+        if m cannot use it on that target now, or if the same plan was put back lately."""
+        if not mask[A_CAST + m] or not self.offers(s, m, power):
+            return None
+        if target is not None and not can_use_power(s, self.params, 0, m, power, target - A_USE):
+            return None
+        refused = self.refused.get(("power", m, power, target))
+        if refused is not None and 0 <= int(s.steps[0]) - refused < 50:
             return None
         self.cast_plan = (m, power, target)
         return A_CAST + m
@@ -254,6 +260,7 @@ class ScriptedAgent:
         elif target is not None and mask[target]:
             self.cast_plan = None
             return target
+        self.refused[("power", m, power, target)] = int(s.steps[0])
         self.cast_plan = None
         return A_CANCEL
 
@@ -272,19 +279,19 @@ class ScriptedAgent:
             if low:
                 b = min(low, key=lambda b: s.hp[0, b])
                 for power in (HEALING_TOUCH, LAY_ON_HANDS):
-                    if self.offers(s, m, power):
-                        return self.cast(mask, m, power, A_USE + b)
+                    a = self.cast(s, mask, m, power, A_USE + b)
+                    if a is not None:
+                        return a
             heroes = [b for b in self.standing(s) if s.cls[0, b] == HERO and not s.blessed[0, b]]
-            if heroes and strong and self.offers(s, m, BLESS):
-                return self.cast(mask, m, BLESS, A_USE + heroes[0])
-            return None
+            return self.cast(s, mask, m, BLESS, A_USE + heroes[0]) if heroes and strong else None
         primes = {HERO: (SMITE, FEROCIOUS, DOUBLE) if undead else (FEROCIOUS, DOUBLE, SMITE),
                   ROGUE: (FOCUS,)}.get(cls, ())  # fmt: skip
         if not strong and not undead:
             return None
         for power in primes:
-            if self.offers(s, m, power):
-                return self.cast(mask, m, power)
+            a = self.cast(s, mask, m, power)
+            if a is not None:
+                return a
         return None
 
     def offers(self, s, m, power) -> bool:
@@ -292,8 +299,8 @@ class ScriptedAgent:
         return bool(can_choose_power(s, self.params, 0, m, power))
 
     def heal_power(self, s, mask):
-        """Outside fights: the Cleric heals the most wounded (healing touch as a healer when 4
-        or more HP are missing, else lay on hands), a Hero missing 4 HP takes a second wind."""
+        """Outside fights: the Cleric heals the member missing the most HP, 4 or more (healing
+        touch as a healer, else lay on hands); else a Hero missing 4 HP takes a second wind."""
         wounded = [b for b in self.standing(s) if s.hp[0, b] + 3 < s.ceiling[0, b]]
         if not wounded:
             return None
@@ -301,11 +308,10 @@ class ScriptedAgent:
         for m in self.standing(s):
             if s.cls[0, m] == CLERIC:
                 for power in (HEALING_TOUCH, LAY_ON_HANDS):
-                    if self.offers(s, m, power):
-                        return self.cast(mask, m, power, A_USE + b)
-        if s.cls[0, b] == HERO and self.offers(s, b, SECOND_WIND):
-            return self.cast(mask, b, SECOND_WIND)
-        return None
+                    a = self.cast(s, mask, m, power, A_USE + b)
+                    if a is not None:
+                        return a
+        return self.cast(s, mask, b, SECOND_WIND) if s.cls[0, b] == HERO else None
 
     def in_danger(self, s, foes) -> bool:
         """Someone who may be hit could fall this round, while the band is far from beaten."""

@@ -4,6 +4,10 @@ strike and dual-wielding, the king as a member."""
 
 from __future__ import annotations
 
+import importlib
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from conftest import make_scene
@@ -87,6 +91,11 @@ from delve_env.engine.tables import (
     SWORD,
 )
 from delve_env.engine.traits import num_attacks, piece_av, skill_dice
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+if str(BENCH) not in sys.path:
+    sys.path.insert(0, str(BENCH))
+soak = importlib.import_module("soak")
 
 GOBLIN, ORC, SKELETON = 1, 4, 5  # bestiary rows (tables.MONSTER_NAMES)
 BIG = 20000
@@ -623,6 +632,7 @@ def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
     magic[A_CAST:] = True
     magic[A_USE : A_USE + 5] = True
     magic[A_ATTACK : A_ATTACK + 6] = True
+    checker = soak.InvariantChecker()
     for step in range(1500):
         assert eng.masks.any(axis=1).all()
         sample_legal(eng.masks, rng.random(n), actions)
@@ -632,6 +642,7 @@ def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
                 actions[e] = rng.choice(pick)
         eng.step(actions, done)
         assert not eng.invalid.any()
+        assert checker.check(eng.state, new_episode=done) == []
         done = eng.terminated | eng.truncated
         if step % 5 == 0:
             record, mask = eng.obs_record.copy(), eng.masks.copy()
@@ -641,3 +652,39 @@ def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
             eng.state.room_code[:] = codes
     s = eng.state
     assert s.stat_choices.sum() > 0 and s.stat_casts.sum() > 0
+
+
+def test_the_soak_checker_flags_broken_class_state(sc):
+    """soak.InvariantChecker: an option the class does not offer, an option above the level,
+    primed bits outside PRIME_*, a holy sword of a fallen or wrong member, a wand past 3,
+    blood magic without the option are each reported."""
+    s = sc.s
+    checker = soak.InvariantChecker()
+    assert checker.check(s) == []
+    snap = sc.save()
+    rules = set()
+    for broken in range(6):
+        sc.load(snap)
+        if broken == 0:
+            set_option(sc, H, 2, 3)  # the Hero has 3 level 2 options
+        elif broken == 1:
+            s.options[0, R, 1] = 0  # level 1 Rogue with a level 3 option
+        elif broken == 2:
+            s.primed[0, H] = 64
+        elif broken == 3:
+            set_option(sc, C, 2, 1)
+            s.holy_sword[0] = C
+            s.hp[0, C] = 0
+        elif broken == 4:
+            s.wand_casts[0, H] = 4
+        else:
+            s.blood_used[0, H] = True
+        found = {v.rule for v in checker.check(s)}
+        assert found, broken
+        rules |= found
+        checker.reset_baseline()
+    sc.load(snap)
+    set_option(sc, C, 2, 1)
+    s.holy_sword[0] = C
+    assert checker.check(s) == []
+    assert len(rules) >= 5
