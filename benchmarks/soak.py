@@ -61,6 +61,7 @@ from delve_env.engine.layout import KEYS
 from delve_env.engine.tables import (
     CHEST_NONE,
     CHEST_OPEN,
+    CHOICE,
     CLERIC,
     DOOR,
     FEAT_BATH,
@@ -419,8 +420,9 @@ class InvariantChecker:
             "bathed on a floor without a bath",
             lambda e: f"bathed floors {np.flatnonzero(s.bathed[e].any(axis=1)).tolist()}",
         )
+        fighting = (s.mode == FIGHT) | ((s.mode == CHOICE) & (s.choice_from == FIGHT))  # CHOICE-1
         self._add(
-            bad(s.practice & ((s.floor != 0) | (s.mode != FIGHT))),
+            bad(s.practice & ((s.floor != 0) | ~fighting)),
             "a practice bout outside a courtyard fight",
             lambda e: f"floor {s.floor[e]} mode {s.mode[e]}",
         )
