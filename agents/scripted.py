@@ -16,6 +16,14 @@ consumables go to a standing member and their gear to whoever it suits (PARTY-4)
 strength and mind sharpeners are used at once, on the king when he is there; in a fight the
 acting member gives medicinal ale to a member who is low.
 
+Class features and level options (CLASS-1, CHOICE-1): a level choice takes the option of
+`OPTION_PREFERENCE` (else the first legal one). In a fight the Hero primes ferocious and double
+strike (smite with an oath) against a strong foe, the Rogue focuses, the Cleric lays hands on a
+member below half their ceiling and blesses the Hero against a strong band. Outside fights the
+Cleric lays hands on (or touches, as a healer) the most wounded member, and a wounded Hero takes
+a second wind. A power takes two or three actions (A_CAST, A_POWER, a target): the plan is kept
+in `cast_plan`.
+
 Stores (STORE-1..2): before going down from the courtyard, and in a store room on the way,
 buy a light of life when none is held and the gold covers one, then rations up to
 `ration_target`; nothing is sold.
@@ -27,12 +35,15 @@ from delve_env.engine.actions import (
     A_ATTACK,
     A_BUY,
     A_CANCEL,
+    A_CAST,
+    A_CHOOSE,
     A_GIVE,
     A_LEAVE,
     A_LOOT,
     A_LUCK,
     A_MOVE,
     A_OPEN,
+    A_POWER,
     A_RUN,
     A_SEARCH,
     A_SHOP,
@@ -44,16 +55,20 @@ from delve_env.engine.actions import (
     select_action,
 )
 from delve_env.engine.floors import DX, DY, is_walkable, walk_distances
+from delve_env.engine.powers import can_choose_power, can_use_power
 from delve_env.engine.tables import (
     ARMOR,
     CAT_ARMOR,
     CAT_WEAPON,
+    CHOICE,
+    CLERIC,
     DOOR,
     EXPLORE,
     FEAT_STORE,
     FIGHT,
     GEM_OF_STRENGTH,
     HALL,
+    HERO,
     I_AV,
     I_CAT,
     I_DICE,
@@ -64,10 +79,12 @@ from delve_env.engine.tables import (
     KING_SLOT,
     LIGHT_OF_LIFE,
     M_DICE,
+    M_FLAGS,
     M_FLAT,
     MAX_MEMBERS,
     MAX_RAISES,
     MEDICINAL_ALE,
+    MF_UNDEAD,
     MIND_SHARPENER,
     MONSTERS,
     NUM_EQUIP,
@@ -84,6 +101,15 @@ from delve_env.engine.tables import (
     WARD,
     WARDING_LANTERN,
 )
+
+# Powers the expert uses (tables.POWER_NAMES indices) and the options it prefers, per class
+# and level (tables.CLASS_OPTIONS order): Hero swords then oath, Rogue daggers (it starts with
+# two) then expertise, Wizard wand magic, Cleric healer then divine spellcasting, Namer blood
+# magic then true speaker.
+FEROCIOUS, DOUBLE, SECOND_WIND, FOCUS, LAY_ON_HANDS, BLESS, SMITE = 12, 13, 14, 17, 18, 19, 20
+HEALING_TOUCH = 23
+OPTION_PREFERENCE = {(HERO, 2): 0, (HERO, 3): 0, (ROGUE, 2): 0, (ROGUE, 3): 0, (CLERIC, 2): 0}
+STRONG_FOE_HP = 8  # a foe with more hearts left is worth priming features against
 
 
 def gear_value(kind: int, cat: int) -> float:
@@ -122,10 +148,12 @@ class ScriptedAgent:
         self.book = book  # take the book on the way up (it starts the hunt, RUN-6)
         self.follow = None  # (member, slot, follow-up) of the item just selected
         self.refused = {}  # (member, slot, follow-up) -> the step it was refused at
+        self.cast_plan = None  # (member, power, target action or None) being used
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.state, env.action_masks()
+        self.params = env.engine.params
         if s.sel_member[0] >= 0:  # an item is selected: do what it was selected for
             plan, self.follow = self.follow, None
             a = plan[2] if plan is not None else None
@@ -134,6 +162,10 @@ class ScriptedAgent:
             elif not mask[a]:
                 self.refused[plan] = int(s.steps[0])
                 a = A_CANCEL
+        elif s.caster[0] >= 0:
+            a = self.power_step(s, mask)
+        elif s.mode[0] == CHOICE:
+            a = self.level_choice(s, mask)
         elif s.mode[0] == FIGHT:
             a = self.fight(s, mask)
         elif s.mode[0] == STORE:
@@ -176,11 +208,110 @@ class ScriptedAgent:
         if not foes or self.in_danger(s, foes):
             return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
         a = self.fight_item(s, mask)
+        if a is None:
+            a = self.fight_power(s, mask, foes)
         if a is not None:
             return a
         k = min(foes, key=lambda k: s.foe_hp[0, k])
         low = any(s.hp[0, m] * 3 <= s.ceiling[0, m] for m in self.standing(s))
         return A_LUCK + k if low and mask[A_LUCK + k] else A_ATTACK + k
+
+    # --- class features and level options ------------------------------------------------
+    def level_choice(self, s, mask):
+        """CHOICE-1: the preferred option of the member owing one, else the first legal."""
+        legal = [o for o in range(6) if mask[A_CHOOSE + o]]
+        if not legal:
+            return None
+        owed = [m for m in range(MAX_MEMBERS) if s.in_party[0, m] and s.cls[0, m] >= 0
+                and any(s.level[0, m] >= lv and s.options[0, m, lv - 2] < 0 for lv in (2, 3))]  # fmt: skip
+        if owed:
+            m = owed[0]
+            level = 2 if s.options[0, m, 0] < 0 else 3
+            o = OPTION_PREFERENCE.get((int(s.cls[0, m]), level))
+            if o in legal:
+                return A_CHOOSE + o
+        return A_CHOOSE + legal[0]
+
+    def cast(self, s, mask, m, power, target=None):
+        """Start using `power` as member m (then `power_step` finishes it); None if masked,
+        if m cannot use it on that target now, or if the same plan was put back lately."""
+        if not mask[A_CAST + m] or not self.offers(s, m, power):
+            return None
+        if target is not None and not can_use_power(s, self.params, 0, m, power, target - A_USE):
+            return None
+        refused = self.refused.get(("power", m, power, target))
+        if refused is not None and 0 <= int(s.steps[0]) - refused < 50:
+            return None
+        self.cast_plan = (m, power, target)
+        return A_CAST + m
+
+    def power_step(self, s, mask):
+        """A caster is chosen: the planned power, then its target; else put it back."""
+        plan = self.cast_plan
+        if plan is None or plan[0] != int(s.caster[0]):
+            self.cast_plan = None
+            return A_CANCEL
+        m, power, target = plan
+        if s.sel_power[0] < 0:
+            if mask[A_POWER + power]:
+                if target is None:
+                    self.cast_plan = None
+                return A_POWER + power
+        elif target is not None and mask[target]:
+            self.cast_plan = None
+            return target
+        self.refused[("power", m, power, target)] = int(s.steps[0])
+        self.cast_plan = None
+        return A_CANCEL
+
+    def fight_power(self, s, mask, foes):
+        """On the actor's turn: the Cleric lays hands on a member below half their ceiling
+        and blesses the Hero against a strong band; against a strong foe the Hero primes
+        ferocious strike, then double strike (smite with an oath, first against the undead),
+        and the Rogue focuses. The primes cost no turn: the attack follows."""
+        m = int(s.order[0, s.actor[0]])
+        cls = int(s.cls[0, m])
+        k = min(foes, key=lambda k: s.foe_hp[0, k])
+        strong = s.foe_hp[0, k] > STRONG_FOE_HP or len(foes) >= 3
+        undead = MONSTERS[s.foe_kind[0, k], M_FLAGS] & MF_UNDEAD
+        if cls == CLERIC:
+            low = [b for b in self.standing(s) if s.hp[0, b] * 2 < s.ceiling[0, b]]
+            if low:
+                b = min(low, key=lambda b: s.hp[0, b])
+                for power in (HEALING_TOUCH, LAY_ON_HANDS):
+                    a = self.cast(s, mask, m, power, A_USE + b)
+                    if a is not None:
+                        return a
+            heroes = [b for b in self.standing(s) if s.cls[0, b] == HERO and not s.blessed[0, b]]
+            return self.cast(s, mask, m, BLESS, A_USE + heroes[0]) if heroes and strong else None
+        primes = {HERO: (SMITE, FEROCIOUS, DOUBLE) if undead else (FEROCIOUS, DOUBLE, SMITE),
+                  ROGUE: (FOCUS,)}.get(cls, ())  # fmt: skip
+        if not strong and not undead:
+            return None
+        for power in primes:
+            a = self.cast(s, mask, m, power)
+            if a is not None:
+                return a
+        return None
+
+    def offers(self, s, m, power) -> bool:
+        """Member m may use `power` now on some target (the engine's own predicate)."""
+        return bool(can_choose_power(s, self.params, 0, m, power))
+
+    def heal_power(self, s, mask):
+        """Outside fights: the Cleric heals the member missing the most HP, 4 or more (healing
+        touch as a healer, else lay on hands); else a Hero missing 4 HP takes a second wind."""
+        wounded = [b for b in self.standing(s) if s.hp[0, b] + 3 < s.ceiling[0, b]]
+        if not wounded:
+            return None
+        b = max(wounded, key=lambda b: int(s.ceiling[0, b]) - int(s.hp[0, b]))
+        for m in self.standing(s):
+            if s.cls[0, m] == CLERIC:
+                for power in (HEALING_TOUCH, LAY_ON_HANDS):
+                    a = self.cast(s, mask, m, power, A_USE + b)
+                    if a is not None:
+                        return a
+        return self.cast(s, mask, b, SECOND_WIND) if s.cls[0, b] == HERO else None
 
     def in_danger(self, s, foes) -> bool:
         """Someone who may be hit could fall this round, while the band is far from beaten."""
@@ -278,7 +409,7 @@ class ScriptedAgent:
     # --- walking --------------------------------------------------------------------------
     def explore(self, s, mask):
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        for plan in (self.item_action, self.order_action, self.gear_action):
+        for plan in (self.item_action, self.heal_power, self.order_action, self.gear_action):
             a = plan(s, mask)
             if a is not None:
                 return a

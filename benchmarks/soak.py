@@ -61,6 +61,8 @@ from delve_env.engine.layout import KEYS
 from delve_env.engine.tables import (
     CHEST_NONE,
     CHEST_OPEN,
+    CHOICE,
+    CLERIC,
     DOOR,
     FEAT_BATH,
     FEAT_NONE,
@@ -70,10 +72,13 @@ from delve_env.engine.tables import (
     HALL,
     I_DV,
     ITEMS,
+    KING,
     KING_SLOT,
+    NAMER,
     NUM_ITEMS,
     NUM_KEEPER_EVENTS,
     NUM_MODES,
+    NUM_OPTIONS,
     ROOM,
     SECRET,
     STAIR_DOWN,
@@ -82,6 +87,7 @@ from delve_env.engine.tables import (
     STORE,
     WARD,
 )
+from delve_env.engine.traits import ARMORER_DV, CLERIC_HOLY_WEAPON, NAMER_BLOOD, WAND_CASTS
 from delve_env.spaces import observation_space
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -324,6 +330,7 @@ class InvariantChecker:
         )
         self._check_rooms_and_bouts(s, n, bad)
         self._check_keeper(s, bad)
+        self._check_classes(s, n, bad)
         now = {
             "practice": s.practice.copy(),
             "lost": s.stat_lost.astype(np.int64),
@@ -434,8 +441,9 @@ class InvariantChecker:
             "bathed on a floor without a bath",
             lambda e: f"bathed floors {np.flatnonzero(s.bathed[e].any(axis=1)).tolist()}",
         )
+        fighting = (s.mode == FIGHT) | ((s.mode == CHOICE) & (s.choice_from == FIGHT))  # CHOICE-1
         self._add(
-            bad(s.practice & ((s.floor != 0) | (s.mode != FIGHT))),
+            bad(s.practice & ((s.floor != 0) | ~fighting)),
             "a practice bout outside a courtyard fight",
             lambda e: f"floor {s.floor[e]} mode {s.mode[e]}",
         )
@@ -443,6 +451,62 @@ class InvariantChecker:
             bad(~s.practice & s.bout_down.any(axis=1)),
             "down from a bout that is over",
             lambda e: f"bout_down {s.bout_down[e].tolist()} hp {s.hp[e].tolist()}",
+        )
+
+    def _check_classes(self, s, n: int, bad) -> None:
+        """CLASS-1, CHOICE-1 and the features: each option taken is one its class offers at
+        that level and only once the level is reached (the king takes none); primed bits are
+        tables.PRIME_*; the holy sword is a standing Cleric's with the holy weapon option, or
+        -1; wand casts in 0..3; blood magic only by a Namer who took it; no piece's DV below
+        the Armorer's floor; mana never negative."""
+        cls = np.where(s.in_party, s.cls, KING).astype(np.int64)  # empty slots: no options
+        opts = s.options.astype(np.int64)
+        for lv in range(2):
+            offered = NUM_OPTIONS[cls, lv]
+            wrong = (opts[:, :, lv] >= offered) | (opts[:, :, lv] < -1)
+            wrong |= (opts[:, :, lv] >= 0) & (s.level < lv + 2)
+            self._add(
+                bad(wrong.any(axis=1)),
+                f"level {lv + 2} option out of range for the class or level",
+                lambda e: (
+                    f"cls {s.cls[e].tolist()} level {s.level[e].tolist()} "
+                    f"options {s.options[e].tolist()}"
+                ),
+            )
+        self._add(
+            bad((s.primed & ~np.uint8(0x3F) != 0).any(axis=1)),
+            "primed bits outside tables.PRIME_*",
+            lambda e: f"primed {s.primed[e].tolist()}",
+        )
+        sword = s.holy_sword.astype(np.int64)
+        who = np.maximum(sword, 0)
+        rows = np.arange(n)
+        ok = (
+            (s.hp[rows, who] > 0)
+            & s.in_party[rows, who]
+            & (s.cls[rows, who] == CLERIC)
+            & (s.options[rows, who, 0] == CLERIC_HOLY_WEAPON)
+        )
+        self._add(
+            bad((sword < -1) | (sword >= 5) | ((sword >= 0) & ~ok)),
+            "holy sword of no standing holy-weapon Cleric",
+            lambda e: f"holy_sword {s.holy_sword[e]} hp {s.hp[e].tolist()}",
+        )
+        self._add(
+            bad(((s.wand_casts < 0) | (s.wand_casts > WAND_CASTS)).any(axis=1)),
+            "wand casts out of 0..3",
+            lambda e: f"wand {s.wand_casts[e].tolist()}",
+        )
+        blood_ok = (s.cls == NAMER) & (s.options[:, :, 0] == NAMER_BLOOD)
+        self._add(
+            bad((s.blood_used & ~blood_ok).any(axis=1)),
+            "blood magic used by a member without it",
+            lambda e: f"blood {s.blood_used[e].tolist()} cls {s.cls[e].tolist()}",
+        )
+        self._add(
+            bad((s.item_dv < -ARMORER_DV).any(axis=(1, 2)) | (s.mana < 0).any(axis=1)),
+            "DV below the Armorer's floor or mana negative",
+            lambda e: f"dv {s.item_dv[e].tolist()} mana {s.mana[e].tolist()}",
         )
 
     def _check_stores(self, s, f, x, y, prev, now, same) -> None:

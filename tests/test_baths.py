@@ -138,6 +138,7 @@ def test_bath_1_xp_loss_1d6_x_10_never_below_zero_never_a_level():
     scene, _ = bath_scene(BATH_XP_LOSS)
     s = scene.s
     s.level[0, :4] = 2
+    s.options[0, :4, 0] = 0  # their level 2 options are taken (CHOICE-1 would wait)
     s.xp[0, 0], s.xp[0, 1] = 100, 5
     scene.act(A_BATHE + 0)
     scene.act(A_BATHE + 1)

@@ -247,6 +247,7 @@ def test_wander_2_the_lanterns_change_how_often_bands_appear(scene):
                 bands += 1
                 s.mode[0] = 0
                 s.foe_kind[0] = -1
+                s.level[0] = np.minimum(s.level[0], 1)  # no level choice (CHOICE-1) waits
         counts[foul] = bands / 1000
     assert 0.07 < counts[False] < 0.13 and 0.35 < counts[True] < 0.45
 

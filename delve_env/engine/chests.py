@@ -32,9 +32,11 @@ from .tables import (
     ROGUE,
     SIX_TRAP,
 )
+from .traits import ROGUE_EXPERTISE, has_option
 
 TRAP_AVOID = 0.5  # CHEST-1: the opener's chance to avoid a trap
 TRAP_AVOID_ROGUE = 0.2  # ... plus this for a Rogue
+TRAP_AVOID_EXPERT = 0.2  # ... plus this for a Rogue with expertise (sleight of hand, CLASS-1)
 TRAP_AVOID_PER_STEP = 0.1  # ... less this per difficulty step (params.P_TRAP_AVOID_STEP)
 TRAP_WOUND, TRAP_CEILING, TRAP_RATIONS, TRAP_GAS = 0, 1, 2, 3  # the traps, drawn uniformly
 NUM_TRAPS = 4
@@ -80,10 +82,13 @@ def can_open(s, p, e, m):
 
 @njit(cache=True)
 def trap_avoid_chance(s, p, e, m):
-    """CHEST-1: 50%, +20 for a Rogue, -10 per difficulty step above easy."""
+    """CHEST-1: 50%, +20 for a Rogue, +20 more for a Rogue with expertise (CLASS-1), -10 per
+    difficulty step above easy."""
     avoid = TRAP_AVOID - TRAP_AVOID_PER_STEP * p[P_TRAP_AVOID_STEP]
     if s.cls[e, m] == ROGUE:
         avoid += TRAP_AVOID_ROGUE
+    if has_option(s, e, m, ROGUE, 3, ROGUE_EXPERTISE):
+        avoid += TRAP_AVOID_EXPERT
     return avoid
 
 

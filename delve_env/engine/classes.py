@@ -2,35 +2,220 @@
 
 Features are powers (tables.POWER_NAMES from FIRST_FEATURE) paid in mana. The options a
 member has chosen live in `options` (one per level 2 and 3, -1 not yet); while one is owed the
-game waits in mode CHOICE (`pending_member`, `choose`).
+game waits in mode CHOICE (`pending_member`, `choose`). What options change where they act
+(skills, multi-attacks, armor, the wand, reading) lives in `traits`.
 """
 
 from numba import njit
 
-from .state import DIRTY_MAGIC
-from .tables import KING, MAX_MEMBERS, NUM_OPTIONS, POWERS, PW_COST
+from .fights import is_foe_alive, wound_foe
+from .party import heal, is_standing
+from .rng import roll
+from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
+from .tables import (
+    CLERIC,
+    FAM_BOW,
+    FIRST_FEATURE,
+    HERO,
+    KING,
+    M_FLAGS,
+    MAGE_SPELLS,
+    MAX_MEMBERS,
+    MF_UNDEAD,
+    MONSTERS,
+    NAMER,
+    NUM_OPTIONS,
+    POWERS,
+    PRIME_DODGE,
+    PRIME_DOUBLE,
+    PRIME_FEROCIOUS,
+    PRIME_FOCUS,
+    PRIME_SMITE,
+    PW_COST,
+    READY,
+    ROGUE,
+    WIZARD,
+)
+from .traits import (
+    CLERIC_EXORCIST,
+    CLERIC_HEALER,
+    CLERIC_HOLY_WEAPON,
+    HERO_BOWS,
+    HERO_COMMANDER,
+    HERO_OATH,
+    NAMER_BLOOD,
+    NAMER_TRUE_SPEAKER,
+    ROGUE_BOWS,
+    WAND_CASTS,
+    WIZARD_WAND,
+    has_option,
+    may_heal,
+    ready_family,
+)
+
+# The features, by power index (tables.POWER_NAMES)
+(
+    FEROCIOUS,
+    DOUBLE,
+    SECOND_WIND,
+    DODGE,
+    HIDE,
+    FOCUS,
+    LAY_ON_HANDS,
+    BLESS,
+    SMITE,
+    CHARGE,
+    HOLY_WATER,
+    HEALING_TOUCH,
+    HOLY_WEAPON,
+    BLOOD_MAGIC,
+) = range(FIRST_FEATURE, FIRST_FEATURE + 14)
+SECOND_WIND_DICE = 1  # heal d6
+HOLY_WATER_DICE = 3  # 3d6 to an undead or fiend, no armor (a splash)
+HEALING_TOUCH_DICE = 2  # heal 2d6
+BLOOD_MANA_DICE = 1  # 1 HP for d6 mana, up to the well
+
+
+@njit(cache=True)
+def bow_ready(s, e, m):
+    return ready_family(s, e, m, READY) == FAM_BOW
 
 
 @njit(cache=True)
 def has_feature(s, p, e, m, i):
-    """Member m has feature i (its class, level and options give it)."""
+    """Member m has feature i (its class, level and options give it). The king has none."""
+    c = s.cls[e, m]
+    if i == FEROCIOUS or i == SECOND_WIND:
+        return c == HERO
+    if i == DOUBLE:  # the Rogue's bows specialty: double strike with a bow in hand
+        return c == HERO or (has_option(s, e, m, ROGUE, 2, ROGUE_BOWS) and bow_ready(s, e, m))
+    if i == DODGE or i == HIDE or i == FOCUS:
+        return c == ROGUE
+    if i == LAY_ON_HANDS or i == BLESS:
+        return c == CLERIC
+    if i == SMITE:
+        return has_option(s, e, m, HERO, 3, HERO_OATH)
+    if i == CHARGE:
+        return has_option(s, e, m, HERO, 3, HERO_COMMANDER)
+    if i == HOLY_WATER:
+        return has_option(s, e, m, CLERIC, 2, CLERIC_EXORCIST)
+    if i == HEALING_TOUCH:
+        return has_option(s, e, m, CLERIC, 2, CLERIC_HEALER)
+    if i == HOLY_WEAPON:
+        return has_option(s, e, m, CLERIC, 2, CLERIC_HOLY_WEAPON)
+    if i == BLOOD_MAGIC:
+        return has_option(s, e, m, NAMER, 2, NAMER_BLOOD)
     return False
 
 
 @njit(cache=True)
 def feature_cost(s, p, e, m, i):
+    """The mana member m pays for feature i (lay on hands: per hit point healed). A Hero
+    with the bows specialty double-strikes with a bow in hand for nothing."""
+    if i == DOUBLE and has_option(s, e, m, HERO, 2, HERO_BOWS) and bow_ready(s, e, m):
+        return 0
     return int(POWERS[i, PW_COST])
 
 
 @njit(cache=True)
+def is_wounded(s, e, b):
+    """Member b stands below its ceiling and may be healed (not after blood magic)."""
+    return is_standing(s, e, b) and s.hp[e, b] < s.ceiling[e, b] and may_heal(s, e, b)
+
+
+@njit(cache=True)
+def is_unprimed(s, e, m, bit):
+    return (s.primed[e, m] & bit) == 0
+
+
+@njit(cache=True)
 def can_use_feature(s, p, e, m, i, t):
-    """Member m has feature i, can pay for it, and t (already a valid target) suits it."""
+    """Member m has feature i, can pay for it, and t (already a valid target) suits it: a
+    primed feature is not primed already, a heal needs a wounded member who may be healed,
+    bless an unblessed member, holy water an undead or fiend, holy weapon no sword yet, blood
+    magic 2 HP or more and mana below the well."""
+    if not has_feature(s, p, e, m, i) or s.mana[e, m] < feature_cost(s, p, e, m, i):
+        return False
+    if i == FEROCIOUS:
+        return is_unprimed(s, e, m, PRIME_FEROCIOUS)
+    if i == DOUBLE:
+        return is_unprimed(s, e, m, PRIME_DOUBLE)
+    if i == SECOND_WIND:
+        return is_wounded(s, e, m)
+    if i == DODGE:
+        return is_unprimed(s, e, m, PRIME_DODGE)
+    if i == HIDE:
+        return not s.hidden[e, m]
+    if i == FOCUS:
+        return is_unprimed(s, e, m, PRIME_FOCUS)
+    if i == LAY_ON_HANDS or i == HEALING_TOUCH:
+        return is_wounded(s, e, t)
+    if i == BLESS:
+        return not s.blessed[e, t]
+    if i == SMITE:
+        return is_unprimed(s, e, m, PRIME_SMITE)
+    if i == CHARGE:
+        return not s.charging[e]
+    if i == HOLY_WATER:
+        return is_foe_alive(s, e, t) and (MONSTERS[s.foe_kind[e, t], M_FLAGS] & MF_UNDEAD) != 0
+    if i == HOLY_WEAPON:
+        return s.holy_sword[e] < 0
+    if i == BLOOD_MAGIC:
+        return s.hp[e, m] >= 2 and s.mana[e, m] < s.well[e, m]
     return False
 
 
 @njit(cache=True)
+def prime(s, e, m, bit):
+    s.primed[e, m] = int(s.primed[e, m]) | bit
+
+
+@njit(cache=True)
 def use_feature(s, p, e, m, i, t, rng):
-    """Member m uses feature i on t (-1 none): pays and does it."""
+    """Member m uses feature i on t (-1 none): pays and does it. Writes mana, hp, primed,
+    hidden, blessed, charging, holy_sword, blood_used, a foe's hearts."""
+    s.dirty[e] |= DIRTY_PARTY | DIRTY_MAGIC
+    cost = feature_cost(s, p, e, m, i)
+    if i == LAY_ON_HANDS:  # 1 HP a mana: as much as is missing and the mana pays for
+        cost = min(int(s.ceiling[e, t]) - int(s.hp[e, t]), int(s.mana[e, m]))
+    s.mana[e, m] = int(s.mana[e, m]) - cost
+    if i == FEROCIOUS:
+        prime(s, e, m, PRIME_FEROCIOUS)
+    elif i == DOUBLE:
+        prime(s, e, m, PRIME_DOUBLE)
+    elif i == SECOND_WIND:
+        heal(s, e, m, roll(rng, e, SECOND_WIND_DICE))
+    elif i == DODGE:
+        prime(s, e, m, PRIME_DODGE)
+    elif i == HIDE:
+        s.hidden[e, m] = True
+    elif i == FOCUS:
+        prime(s, e, m, PRIME_FOCUS)
+    elif i == LAY_ON_HANDS:
+        heal(s, e, t, cost)
+    elif i == BLESS:
+        s.blessed[e, t] = True
+    elif i == SMITE:
+        prime(s, e, m, PRIME_SMITE)
+    elif i == CHARGE:
+        s.charging[e] = True
+    elif i == HOLY_WATER:
+        wound_foe(s, p, e, m, t, roll(rng, e, HOLY_WATER_DICE), rng)
+    elif i == HEALING_TOUCH:
+        heal(s, e, t, roll(rng, e, HEALING_TOUCH_DICE))
+    elif i == HOLY_WEAPON:
+        s.holy_sword[e] = m
+    elif i == BLOOD_MAGIC:
+        s.hp[e, m] = int(s.hp[e, m]) - 1  # never to 0: legal only from 2 HP
+        s.mana[e, m] = min(int(s.well[e, m]), int(s.mana[e, m]) + roll(rng, e, BLOOD_MANA_DICE))
+        s.blood_used[e, m] = True
+
+
+@njit(cache=True)
+def name_discount(s, e, m):
+    """True speaker (the Namer's level 3 option): name spells cost 1 less (spells.name_cost
+    keeps them at 1 or more). Returns 0 or 1."""
+    return 1 if has_option(s, e, m, NAMER, 3, NAMER_TRUE_SPEAKER) else 0
 
 
 @njit(cache=True)
@@ -56,18 +241,37 @@ def pending_member(s, e):
 
 
 @njit(cache=True)
+def knows_mage_spell(s, e, m, i):
+    """A Wizard knows mage spell i: one of its starting spells, or any with wand magic (which
+    teaches the rest of the mage list, CLASS-1)."""
+    known = (int(s.spells_known[e, m]) >> i) & 1 == 1
+    return known or has_option(s, e, m, WIZARD, 2, WIZARD_WAND)
+
+
+@njit(cache=True)
 def can_choose(s, e, o):
-    """Option o is one the pending member's class offers at the level owed."""
+    """Option o is one the pending member's class offers at the level owed; a Wizard's
+    signature spell must be a mage spell it knows."""
     m = pending_member(s, e)
     if m < 0:
         return False
-    return o < NUM_OPTIONS[s.cls[e, m], owed_level(s, e, m) - 2]
+    level = owed_level(s, e, m)
+    if o >= NUM_OPTIONS[s.cls[e, m], level - 2]:
+        return False
+    if s.cls[e, m] == WIZARD and level == 3:
+        return o < MAGE_SPELLS and knows_mage_spell(s, e, m, o)
+    return True
 
 
 @njit(cache=True)
 def choose(s, p, e, o, rng):
-    """The pending member takes option o of the level owed. Writes `options`."""
+    """The pending member takes option o of the level owed. Writes `options`; wand magic
+    charges the wand (3 casts, again on every floor not reached before, traits.change_floor).
+    The lasting effects act where they apply (`traits`)."""
     m = pending_member(s, e)
-    s.options[e, m, owed_level(s, e, m) - 2] = o
+    level = owed_level(s, e, m)
+    s.options[e, m, level - 2] = o
+    if level == 2 and has_option(s, e, m, WIZARD, 2, WIZARD_WAND):
+        s.wand_casts[e, m] = WAND_CASTS
     s.stat_choices[e] += 1
-    s.dirty[e] |= DIRTY_MAGIC
+    s.dirty[e] |= DIRTY_MAGIC | DIRTY_PARTY | DIRTY_PACK  # skills, armor, reading scrolls

@@ -27,8 +27,6 @@ from .rng import chance, randint, roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
-    C_SKILLS,
-    CLASSES,
     EV_AMBUSH,
     EV_ARMOR_BITE,
     EV_DRAINED,
@@ -37,10 +35,10 @@ from .tables import (
     EV_KILL,
     EV_METAL_BITE,
     EXPLORE,
+    FAM_DAGGER,
     FIGHT,
     I_AV,
     I_DICE,
-    I_FAMILY,
     I_FLAT,
     I_RANGED,
     ITEMS,
@@ -58,14 +56,35 @@ from .tables import (
     MF_FOOD_THIEF,
     MF_METAL_EATER,
     MF_RANGED,
+    MF_UNDEAD,
     MF_XP_DRAINER,
     MONSTERS,
     OFF_HAND,
+    PRIME_FEROCIOUS,
+    PRIME_SMITE,
     READY,
+    ROGUE,
     tier_of,
 )
+from .traits import (
+    ROGUE_DAGGERS,
+    clear_prime,
+    d20,
+    dodge,
+    focus_bonus,
+    has_advantage,
+    has_option,
+    piece_av,
+    ready_family,
+    roll_bonus,
+    skill_dice,
+    spend_attack_primes,
+)
+from .traits import num_attacks as primed_attacks
 
 UNARMED_DAMAGE = 2  # DMG-1
+SMITE_DICE, SMITE_UNDEAD_DICE = 2, 4  # oath: a smite's extra d6, against undead and fiends
+HOLY_SWORD_BONUS_DICE, HOLY_SWORD_DICE = 2, 2  # holy weapon: its attack bonus and damage
 XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
@@ -166,22 +185,19 @@ def weapon_damage(s, e, m, rng):
 
 @njit(cache=True)
 def skill_bonus(s, e, m, rng):
-    """ATTACK-1: a d6 when the member's class is skilled with the weapon in hand."""
-    kind = s.item[e, m, READY]
-    family = ITEMS[kind, I_FAMILY]
-    if kind > 0 and (CLASSES[s.cls[e, m], C_SKILLS] >> family) & 1:
-        return roll(rng, e, 1)
-    return 0
+    """ATTACK-1: a d6 when the member's class is skilled with the weapon in hand, 2d6 with
+    a specialty (CLASS-1, `traits.skill_dice`)."""
+    dice = skill_dice(s, e, m)
+    return roll(rng, e, dice) if dice > 0 else 0
 
 
 @njit(cache=True)
 def absorb(s, e, m, damage):
     """DMG-1: shield then armor each subtract their AV; each piece that absorbs loses a DV."""
     for slot in (OFF_HAND, ARMOR):
-        kind = s.item[e, m, slot]
-        if kind == 0 or s.item_dv[e, m, slot] <= 0 or damage <= 0:
+        av = piece_av(s, e, m, slot)  # 0 once its DV is spent (the Armorer's: -5)
+        if damage <= 0:
             continue
-        av = max(0, ITEMS[kind, I_AV] - s.item_wear[e, m, slot])
         if av > 0:
             damage = max(0, damage - av)
             s.item_dv[e, m, slot] -= 1
@@ -195,7 +211,13 @@ def hit_foe(s, p, e, m, k, rng):
     A practice kill (COURT-2) gives the practice share of that XP, only to a member below the
     practice level, and is no kill in the statistics or events (no shaped reward to farm)."""
     kind = s.foe_kind[e, k]
-    damage = max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV])
+    wound_foe(s, p, e, m, k, max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV]), rng)
+
+
+@njit(cache=True)
+def wound_foe(s, p, e, m, k, damage, rng):
+    """Foe k loses `damage` hearts (armor already taken off) to member m's blow, power or
+    conjured sword; the last blow earns m the kill (XP-1, COURT-2 as in `hit_foe`)."""
     s.foe_hp[e, k] = max(0, s.foe_hp[e, k] - damage)
     if s.foe_hp[e, k] == 0:
         xp = int(s.foe_max[e, k] * p[P_KILL_XP])
@@ -243,7 +265,8 @@ def hit_member(s, p, e, k, m, rng):
     rations)."""
     kind = s.foe_kind[e, k]
     flags = MONSTERS[kind, M_FLAGS]
-    damage = absorb(s, e, m, roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT])
+    damage = roll(rng, e, MONSTERS[kind, M_DICE]) + MONSTERS[kind, M_FLAT]
+    damage = absorb(s, e, m, dodge(s, e, m, damage, rng))  # a primed dodge, then armor
     if s.practice[e]:  # COURT-2: a practice blow only wounds
         flags = 0
     if flags & MF_METAL_EATER:
@@ -270,31 +293,83 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     """ATTACK-1..2: the acting member's d20 + skill + bonus (+ luck die) against foe k's d20 +
     defense, once per attack; the bonus dice are rolled once for all of them. Each higher or
     tied roll hits. A melee strike that fails takes the counter-blow; with several attacks,
-    only when all of them fail. A single tie hits both."""
+    only when all of them fail. A single tie hits both. Class features (CLASS-1): a primed
+    double strike or dual-wielding adds an attack, ferocious strike and charge! give advantage,
+    focus and a blessing add a d6 (`traits`); they are spent by this attack (`strike_foe`)."""
     m = s.order[e, s.actor[e]]
     kind = s.foe_kind[e, k]
     if s.hidden[e, m] or s.invisible[e, m]:  # MON-2: attacking gives the attacker away
         s.hidden[e, m] = s.invisible[e, m] = False
         s.dirty[e] |= DIRTY_MAGIC
-    bonus = skill_bonus(s, e, m, rng) + s.atk[e, m]
+    bonus = skill_bonus(s, e, m, rng) + s.atk[e, m] + roll_bonus(s, e, m, rng)
+    bonus += focus_bonus(s, e, m, rng)
     if use_luck:
         s.luck[e, m] -= 1  # LUCK-2
         s.dirty[e] |= DIRTY_PARTY
         bonus += roll(rng, e, 1)
     surprised = s.sneaker[e] == m  # SNEAK-1: a surprised foe resists with its defense alone
+    num_attacks = max(num_attacks, primed_attacks(s, e, m))
+    advantage = has_advantage(s, e, m)
     hits, ties = 0, 0
     for _ in range(num_attacks):
-        mine = randint(rng, e, 20) + 1 + bonus
+        mine = d20(rng, e, advantage) + bonus
         theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)
         if mine >= theirs:
             hits += 1
             ties += mine == theirs
             if is_foe_alive(s, e, k):
-                hit_foe(s, p, e, m, k, rng)
+                strike_foe(s, p, e, m, k, surprised, rng)
+    spend_attack_primes(s, e, m)
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     if counters and not surprised and (hits == 0 or (num_attacks == 1 and ties == 1)):
         hit_member(s, p, e, k, m, rng)
+
+
+@njit(cache=True)
+def strike_foe(s, p, e, m, k, surprised, rng):
+    """A hit of member m's own attack on foe k: weapon damage (ferocious strike primed: the
+    dice's maximum), a primed smite's extra 2d6 on a melee hit (4d6 on an undead or fiend;
+    spent), the daggers specialty's extra d6 with a dagger against a surprised foe; less AV."""
+    kind = s.foe_kind[e, k]
+    weapon = s.item[e, m, READY]
+    if s.primed[e, m] & PRIME_FEROCIOUS and weapon == 0:
+        damage = UNARMED_DAMAGE
+    elif s.primed[e, m] & PRIME_FEROCIOUS:
+        dice, flat = weapon_left(weapon, s.item_wear[e, m, READY])
+        damage = 6 * dice + flat
+    else:
+        damage = weapon_damage(s, e, m, rng)
+    if s.primed[e, m] & PRIME_SMITE and not is_ranged_weapon(weapon):
+        undead = MONSTERS[kind, M_FLAGS] & MF_UNDEAD
+        damage += roll(rng, e, SMITE_UNDEAD_DICE if undead else SMITE_DICE)
+        clear_prime(s, e, m, PRIME_SMITE)
+    dagger = ready_family(s, e, m, READY) == FAM_DAGGER
+    if surprised and dagger and has_option(s, e, m, ROGUE, 2, ROGUE_DAGGERS):
+        damage += roll(rng, e, 1)
+    wound_foe(s, p, e, m, k, max(0, damage - MONSTERS[kind, M_AV]), rng)
+
+
+@njit(cache=True)
+def holy_sword_attack(s, p, e, rng):
+    """Holy weapon (CLASS-1): after the members' turns the caster's conjured sword strikes the
+    living foe with the fewest hearts: d20 + 2d6 against the foe's d20 + defense, 2d6 less the
+    foe's armor; its kills are the caster's (XP-1)."""
+    m = s.holy_sword[e]
+    if m < 0 or not is_standing(s, e, m):
+        return
+    target = -1
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
+            target = k
+    if target < 0:
+        return
+    foe = s.foe_kind[e, target]
+    mine = randint(rng, e, 20) + 1 + roll(rng, e, HOLY_SWORD_BONUS_DICE)
+    theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
+    if mine >= theirs:
+        damage = roll(rng, e, HOLY_SWORD_DICE) - MONSTERS[foe, M_AV]
+        wound_foe(s, p, e, m, target, max(0, damage), rng)
 
 
 @njit(cache=True)
@@ -376,7 +451,7 @@ def attack_member(s, p, e, k, m, rng):
     """Foe k attacks member m: the target's d20 resists; a melee target counters."""
     kind = s.foe_kind[e, k]
     theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
-    mine = randint(rng, e, 20) + 1
+    mine = randint(rng, e, 20) + 1 + roll_bonus(s, e, m, rng)  # a blessing helps resist
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])
     if theirs >= mine:
@@ -444,10 +519,12 @@ def end_turn(s, p, e, rng):
     nxt = first_standing_position(s, e, s.actor[e] + 1)
     if nxt < 0:
         ally_attack(s, p, e, rng)
+        holy_sword_attack(s, p, e, rng)
         if num_foes_alive(s, e) == 0:
             win_fight(s, p, e, rng)
             return
         monster_round(s, p, e, rng)
+        s.charging[e] = False  # charge! lasts the members' round
         s.fight_round[e] += 1
         if num_foes_alive(s, e) == 0:  # counter-blows can finish a band
             win_fight(s, p, e, rng)

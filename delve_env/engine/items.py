@@ -25,6 +25,7 @@ from .party import (
     give_item,
     heal,
     is_known,
+    is_reader,
     is_standing,
     know_kind,
     level_cost,
@@ -36,9 +37,7 @@ from .party import (
 from .rng import roll
 from .state import DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .tables import (
-    C_READER,
     CAT_WEAPON,
-    CLASSES,
     EXPLORE,
     FIGHT,
     I_CAT,
@@ -128,7 +127,7 @@ def is_use_target(s, e, kind, m, b):
     if target == ON_SELF:  # EFFECT-1: a lantern is lit by its holder
         return b == m
     if target == ON_SELF_READER:  # a scroll is read by its holder, a reader
-        return b == m and CLASSES[s.cls[e, m], C_READER] == 1
+        return b == m and is_reader(s, e, m)
     return False
 
 

@@ -165,7 +165,7 @@ def mask_casters(s, p, e, mask):
     """`A_CAST + m` for every member who can use a power now (`powers.can_cast`). Exploring,
     this depends only on state whose changes mark DIRTY_PARTY, DIRTY_MAGIC or DIRTY_MAP."""
     for m in range(MAX_MEMBERS):
-        mask[A_CAST + m] = can_cast(s, p, e, m)
+        mask[A_CAST + int(m)] = can_cast(s, p, e, m)
 
 
 @njit(cache=True)
@@ -195,7 +195,7 @@ def mask_choice(s, e, mask):
 @njit(cache=True)
 def mask_fight(s, p, e, mask):
     m = s.order[e, s.actor[e]]
-    mask[A_CAST + m] = can_cast(s, p, e, m)
+    mask[A_CAST + int(m)] = can_cast(s, p, e, m)
     for k in range(MAX_FOES):
         alive = is_foe_alive(s, e, k)
         mask[A_ATTACK + k] = alive

@@ -22,6 +22,7 @@ from .tables import (
     STAIR_UP,
     VIEW,
 )
+from .traits import change_floor
 
 COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP = 1, 2, 3, 4
 
@@ -148,10 +149,13 @@ def is_stair_open(s, e):
 
 @njit(cache=True)
 def arrive(s, e, f, x, y):
-    """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1)."""
+    """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1). What
+    a change of floor does to class features: `traits.change_floor`."""
+    old, first = s.floor[e], not s.floor_visited[e, f]
     s.floor[e], s.x[e], s.y[e] = f, x, y
     s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE
-    if not s.floor_visited[e, f]:
+    change_floor(s, e, old, f, first)
+    if first:
         s.floor_visited[e, f] = True
         s.stat_deepest[e] = max(s.stat_deepest[e], f)
         s.events[e] |= EV_NEW_FLOOR

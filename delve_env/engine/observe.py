@@ -186,8 +186,6 @@ from .tables import (
     FS_BLIND,
     FS_BOUND,
     FS_MARKED,
-    I_AV,
-    ITEMS,
     LOOK,
     M_ATK,
     M_FLAGS,
@@ -223,6 +221,7 @@ from .tables import (
     WALL_RINGS,
     WARD,
 )
+from .traits import piece_av
 from .vaults import best_guess, consistent_symbols, hint_price, num_symbols, plate_size
 
 
@@ -297,13 +296,9 @@ def observe_map(s, e, out):
 
 @njit(cache=True)
 def armor_value(s, e, m):
-    """Protection a member has left: shield plus armor AV, zero for pieces with no DV."""
-    total = 0
-    for slot in (OFF_HAND, ARMOR):
-        kind = s.item[e, m, slot]
-        if kind > 0 and s.item_dv[e, m, slot] > 0:
-            total += max(0, ITEMS[kind, I_AV] - s.item_wear[e, m, slot])
-    return total
+    """Protection a member has left: shield plus armor AV, zero for pieces with no DV (the
+    Armorer's armor: +1, `traits.piece_av`)."""
+    return piece_av(s, e, m, OFF_HAND) + piece_av(s, e, m, ARMOR)
 
 
 @njit(cache=True)

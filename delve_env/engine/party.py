@@ -14,6 +14,7 @@ from .tables import (
     C_HP,
     C_HP_DIE,
     C_LEVEL,
+    C_READER,
     C_WELL,
     CAT_ARMOR,
     CAT_SHIELD,
@@ -36,6 +37,7 @@ from .tables import (
     SIX_CEILING,
     START_GEAR,
 )
+from .traits import is_reader_option, may_heal, wears_in_off_hand
 
 
 @njit(cache=True)
@@ -162,12 +164,23 @@ def wound(s, e, m, amount, rng):
         s.dirty[e] |= DIRTY_PACK  # who stands decides who may take things
     else:
         death_save(s, e, m, rng)
+    if s.hp[e, m] <= 0 and s.holy_sword[e] == m:  # the conjured sword goes with its caster
+        s.holy_sword[e] = -1
+
+
+@njit(cache=True)
+def is_reader(s, e, m):
+    """PAGE-2: member m reads spellbook pages and scrolls: a reader class (Hero, Wizard,
+    King) or a Rogue who took magic at level 3 (CLASS-1)."""
+    c = s.cls[e, m]
+    return c >= 0 and (CLASSES[c, C_READER] == 1 or is_reader_option(s, e, m))
 
 
 @njit(cache=True)
 def heal(s, e, m, amount):
-    """Heal a standing member up to the ceiling (HP-1); the dead never heal."""
-    if is_standing(s, e, m):
+    """Heal a standing member up to the ceiling (HP-1); the dead never heal, nor a member who
+    used blood magic until the party reaches another floor (CLASS-1)."""
+    if is_standing(s, e, m) and may_heal(s, e, m):
         s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
         s.dirty[e] |= DIRTY_PARTY
 
@@ -286,8 +299,11 @@ def wear_slot(kind):
 
 @njit(cache=True)
 def equip_item(s, e, m, slot):
-    """Wear a pack item; whatever was worn there goes into the pack slot it came from."""
-    move_item(s, e, m, slot, m, wear_slot(s.item[e, m, slot]))
+    """Wear a pack item; whatever was worn there goes into the pack slot it came from. A
+    dual-wielder's second weapon goes to the empty off hand (`traits.wears_in_off_hand`)."""
+    kind = s.item[e, m, slot]
+    to = OFF_HAND if wears_in_off_hand(s, e, m, kind) else wear_slot(kind)
+    move_item(s, e, m, slot, m, to)
 
 
 @njit(cache=True)
