@@ -190,7 +190,7 @@ class DelveEnv(gym.Env):
         if self.render_mode == "ansi":
             return self.render_text()
         if self.render_mode == "rgb_array":
-            return render_rgb(self.engine.state, 0)
+            return render_rgb(self.engine.state, self.engine.params, 0)
         if self.render_mode == "human":
             print(self.render_text())
         return None
