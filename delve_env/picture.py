@@ -369,7 +369,7 @@ def draw_fight(pan: Panel, s, e: int) -> None:
                  if s.foe_status[e, k] & bit]  # fmt: skip
         y = pan.line(f"{k + 1} {MONSTER_GLYPHS[kind]} {MONSTER_NAMES[kind]}",
                      WHITE if hp > 0 else DIM)  # fmt: skip
-        x = pan.x + 110
+        x = pan.x + 120
         if hp <= 0:
             text(pan.img, x, y, "down", DIM)
             continue
