@@ -194,23 +194,31 @@ def make_policy(name: str, seed: int | None) -> tuple[str, Callable]:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """A policy plays one episode (or `--steps` steps), each frame printed."""
+    """A policy plays one episode (or `--steps` steps), each frame printed; with `--gif FILE`
+    the `rgb_array` frames are recorded into an animated GIF instead (Pillow)."""
     from .spaces import episode_stats
 
+    image_module = _gif_writer() if args.gif else None
     env = _make_env(args)
     used, policy = make_policy(args.agent, args.seed)
-    tty = sys.stdout.isatty()
+    tty = sys.stdout.isatty() and not args.gif
     delay = args.delay if args.delay is not None else (0.1 if tty else 0.0)
     _, info = env.reset(seed=args.seed)
-    total, done, step = 0.0, False, 0
-    print(f"=== {used} agent, seed {args.seed}, step 0 ===")
-    print(env.render_text())
+    total, done, step, frames = 0.0, False, 0, []
+    if args.gif:
+        frames.append(_rgb_frame(env))
+    else:
+        print(f"=== {used} agent, seed {args.seed}, step 0 ===")
+        print(env.render_text())
     while step < args.steps and not done:
         action = policy(env, info)
         _, reward, terminated, truncated, info = env.step(action)
         total += reward
         step += 1
         done = terminated or truncated
+        if args.gif:
+            frames.append(_rgb_frame(env))
+            continue
         if delay > 0:
             time.sleep(delay)
             if tty:
@@ -218,6 +226,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"=== {used} agent, seed {args.seed}, step {step}: {ACTION_NAMES[action]}"
               + (f", reward {reward:+g}" if reward else "") + " ===")  # fmt: skip
         print(env.render_text())
+    if args.gif:
+        _write_gif(image_module, frames, args.gif, args.fps)
+        print(f"wrote {len(frames)} frames ({frames[0].shape[1]} x {frames[0].shape[0]}, "
+              f"{args.fps:g} fps) of the {used} agent, seed {args.seed}, to {args.gif}")  # fmt: skip
     if done:
         stats = info["episode_stats"]
         print(f"Episode ended after {step} steps ({'won' if stats['won'] else 'lost'}"
@@ -227,6 +239,45 @@ def cmd_watch(args: argparse.Namespace) -> int:
         print(f"Stopped after {step} steps (episode still running), total reward {total:g}.")
     print(_format_stats(stats))
     return 0
+
+
+def _gif_writer():
+    """Pillow's Image module, or a UsageError that says how to get it."""
+    try:
+        from PIL import Image
+    except ImportError:
+        raise UsageError(
+            "--gif needs Pillow: pip install pillow (it comes with the train extra)"
+        ) from None
+    return Image
+
+
+def _rgb_frame(env):
+    """The env's `rgb_array` picture now (whatever its render mode)."""
+    from .render import render_rgb
+
+    return render_rgb(env.unwrapped.state, env.unwrapped.engine.params, 0)
+
+
+def _write_gif(image_module, frames, path, fps: float) -> None:
+    """An animated GIF of the frames at `fps`, looping, the last frame held two seconds."""
+    images = [image_module.fromarray(f) for f in frames]
+    step_ms = max(20, int(round(1000 / fps)))
+    durations = [step_ms] * len(images)
+    durations[-1] = max(step_ms, 2000)
+    try:
+        images[0].save(path, save_all=True, append_images=images[1:], duration=durations,
+                       loop=0, optimize=False)  # fmt: skip
+    except OSError as err:
+        raise UsageError(f"cannot write {path}: {err}") from None
+
+
+def _positive_float(text: str) -> float:
+    """A `--fps` value: a number above zero."""
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0: {text!r}")
+    return value
 
 
 # --- record, replay --------------------------------------------------------------------------
@@ -359,6 +410,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=None,
         help="seconds between frames (default 0.1 on a terminal, 0 otherwise)",
+    )
+    watch.add_argument(
+        "--gif", metavar="FILE", default=None,
+        help="record the rgb_array frames into an animated GIF (needs Pillow) instead of "
+        "printing them; --steps caps the frames",
+    )  # fmt: skip
+    watch.add_argument(
+        "--fps", type=_positive_float, default=8.0, help="GIF frames per second (default 8)"
     )
     watch.set_defaults(func=cmd_watch)
 

@@ -120,6 +120,17 @@ class DelveEnv(gym.Env):
     Terminated on a win (the king alive in the courtyard) or a loss (everyone dead, or the
     king dead); truncated after `max_steps` steps.
 
+    ## Rendering
+    `render_mode="ansi"` returns the screen as text, `"human"` prints it after every step, and
+    `"rgb_array"` returns a picture (`delve_env/picture.py`): the remembered floor in 16 x 16
+    tiles (walls, halls, room floors, doors, stairs; the party '@', known bands as their
+    monster's letter, loot, chests and features; the courtyard as a scene) beside a panel for
+    the party (HP bars, mana, levels, the member whose turn it is), the purse, the clock, the
+    effects and the screen of the mode (fight, tumbler wall, lock plate, store, statue, level
+    choice). Its shape is fixed for the env: (max(16 H, 384), 16 W + 336, 3) uint8 for floors
+    of H x W tiles, (384, 1104, 3) for the usual 24 x 48. A frame takes about 5 ms to draw.
+    `delve watch --gif out.gif` records an episode's pictures.
+
     ## Example
     >>> import gymnasium as gym, delve_env
     >>> env = gym.make("Delve-v0")
@@ -190,7 +201,7 @@ class DelveEnv(gym.Env):
         if self.render_mode == "ansi":
             return self.render_text()
         if self.render_mode == "rgb_array":
-            return render_rgb(self.engine.state, 0)
+            return render_rgb(self.engine.state, self.engine.params, 0)
         if self.render_mode == "human":
             print(self.render_text())
         return None

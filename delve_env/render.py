@@ -33,15 +33,6 @@ from .engine.tables import (
 from .engine.vaults import hint_price, num_symbols, plate_size
 
 GLYPHS = "#.,++><"  # rock, hall, room, door, secret door (once found it is a door), stairs
-TILE_PX = 8
-# rgb colours: fog, then rock, hall, room, door, secret door (drawn as rock), stair down, up
-COLOURS = np.array(
-    [[0, 0, 0], [70, 60, 55], [150, 140, 120], [200, 190, 160], [160, 100, 40], [70, 60, 55],
-     [60, 160, 220], [120, 220, 120]],
-    dtype=np.uint8,
-)  # fmt: skip
-PARTY_COLOUR = np.array([230, 40, 40], dtype=np.uint8)
-BAND_COLOUR = np.array([150, 40, 160], dtype=np.uint8)
 
 
 def render_floor(s, e: int) -> list[str]:
@@ -156,22 +147,12 @@ def render_store(s, p, e: int) -> list[str]:
     return lines
 
 
-def render_rgb(s, e: int = 0) -> np.ndarray:
-    """The remembered floor as an (H*8, W*8, 3) uint8 picture: the party red, known bands purple;
-    the courtyard is a blank picture."""
-    f = int(s.floor[e])
-    tiles, seen, room_of = s.tiles[e, f], s.fog[e, f] > 0, s.room_of[e, f]
-    codes = np.where(seen, tiles.astype(np.int64) + 1, 0)
-    image = COLOURS[codes]
-    if f > 0:
-        rooms = room_of >= 0
-        banded = np.zeros_like(rooms)
-        for r in range(int(s.num_rooms[e, f])):
-            if s.room_entered[e, f, r] and s.band_kind[e, f, r, 0] >= 0:
-                banded |= room_of == r
-        image[seen & rooms & banded] = BAND_COLOUR
-        image[s.y[e], s.x[e]] = PARTY_COLOUR
-    return np.repeat(np.repeat(image, TILE_PX, axis=0), TILE_PX, axis=1)
+def render_rgb(s, p, e: int = 0) -> np.ndarray:
+    """The picture of slot e (`picture.render_rgb`): the tiled map and the side panel, a
+    fixed `picture.frame_shape(H, W)` uint8 array for every state of the env."""
+    from .picture import render_rgb as draw
+
+    return draw(s, p, e)
 
 
 def render_text(s, p, e: int = 0) -> str:
