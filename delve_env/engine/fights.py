@@ -38,6 +38,9 @@ from .tables import (
     EV_METAL_BITE,
     EXPLORE,
     FIGHT,
+    FS_BLIND,
+    FS_BOUND,
+    FS_MARKED,
     I_AV,
     I_DICE,
     I_FAMILY,
@@ -60,12 +63,15 @@ from .tables import (
     MF_RANGED,
     MF_XP_DRAINER,
     MONSTERS,
+    NUM_MONSTERS,
     OFF_HAND,
+    PRIME_GROW,
     READY,
     tier_of,
 )
 
 UNARMED_DAMAGE = 2  # DMG-1
+FAMILIAR = NUM_MONSTERS  # ally_kind of find familiar's varmint (no bestiary row)
 XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
@@ -191,12 +197,26 @@ def absorb(s, e, m, damage):
 
 @njit(cache=True)
 def hit_foe(s, p, e, m, k, rng):
-    """Member m deals weapon damage less AV to foe k; the last blow earns the kill (XP-1).
-    A practice kill (COURT-2) gives the practice share of that XP, only to a member below the
-    practice level, and is no kill in the statistics or events (no shaped reward to farm)."""
+    """Member m deals weapon damage less AV to foe k (a primed grow sword adds a d6 and is
+    spent, NAME-1); the last blow earns the kill (`damage_foe`)."""
     kind = s.foe_kind[e, k]
     damage = max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV])
-    s.foe_hp[e, k] = max(0, s.foe_hp[e, k] - damage)
+    if s.primed[e, m] & PRIME_GROW:
+        s.primed[e, m] = int(s.primed[e, m]) & ~PRIME_GROW
+        s.dirty[e] |= DIRTY_MAGIC
+        damage += roll(rng, e, 1)
+    damage_foe(s, p, e, m, k, damage, rng)
+
+
+@njit(cache=True)
+def damage_foe(s, p, e, m, k, amount, rng):
+    """Member m's blow or spell takes `amount` hearts off foe k; the last blow earns the kill
+    (XP-1). A practice kill (COURT-2) gives the practice share of that XP, only to a member
+    below the practice level, and is no kill in the statistics or events (no shaped reward to
+    farm)."""
+    if amount <= 0 or not is_foe_alive(s, e, k):
+        return
+    s.foe_hp[e, k] = max(0, int(s.foe_hp[e, k]) - amount)
     if s.foe_hp[e, k] == 0:
         xp = int(s.foe_max[e, k] * p[P_KILL_XP])
         if s.practice[e]:
@@ -282,9 +302,13 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
         s.dirty[e] |= DIRTY_PARTY
         bonus += roll(rng, e, 1)
     surprised = s.sneaker[e] == m  # SNEAK-1: a surprised foe resists with its defense alone
+    marked = s.foe_status[e, k] & FS_MARKED  # a marked foe: this attack has advantage
+    s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_MARKED
     hits, ties = 0, 0
     for _ in range(num_attacks):
         mine = randint(rng, e, 20) + 1 + bonus
+        if marked:
+            mine = max(mine, randint(rng, e, 20) + 1 + bonus)
         theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)
         if mine >= theirs:
             hits += 1
@@ -318,6 +342,9 @@ def ally_attack(s, p, e, rng):
         if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
             target = k
     if target < 0:
+        return
+    if s.ally_kind[e] == FAMILIAR:  # find familiar: a varmint's 1 damage, never missing
+        s.foe_hp[e, target] -= 1
         return
     ally, foe = s.ally_kind[e], s.foe_kind[e, target]
     mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
@@ -365,7 +392,14 @@ def pick_target(s, p, e, rng):
 
 @njit(cache=True)
 def monster_attack(s, p, e, k, rng):
-    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim."""
+    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim. A bound foe (bind
+    rope) loses this blow; an illusion (minor illusion) takes it instead of a member."""
+    if s.foe_status[e, k] & FS_BOUND:
+        s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_BOUND
+        return
+    if s.decoys[e] > 0:
+        s.decoys[e] -= 1
+        return
     m = pick_target(s, p, e, rng)
     if m >= 0:
         attack_member(s, p, e, k, m, rng)
@@ -375,7 +409,10 @@ def monster_attack(s, p, e, k, rng):
 def attack_member(s, p, e, k, m, rng):
     """Foe k attacks member m: the target's d20 resists; a melee target counters."""
     kind = s.foe_kind[e, k]
-    theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
+    theirs = randint(rng, e, 20) + 1
+    if s.foe_status[e, k] & FS_BLIND:  # blinded: the worse of two d20s
+        theirs = min(theirs, randint(rng, e, 20) + 1)
+    theirs += MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
     mine = randint(rng, e, 20) + 1
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])

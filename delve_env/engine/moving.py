@@ -6,7 +6,7 @@ from numba import njit
 from .effects import is_running
 from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
-from .party import refill_luck
+from .party import refill_luck, refresh_spells
 from .rng import chance
 from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
 from .tables import (
@@ -138,7 +138,8 @@ def is_stair_open(s, e):
 
 @njit(cache=True)
 def arrive(s, e, f, x, y):
-    """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1)."""
+    """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1) and the
+    Wizard's once-a-floor spells."""
     s.floor[e], s.x[e], s.y[e] = f, x, y
     s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE
     if not s.floor_visited[e, f]:
@@ -146,6 +147,7 @@ def arrive(s, e, f, x, y):
         s.stat_deepest[e] = max(s.stat_deepest[e], f)
         s.events[e] |= EV_NEW_FLOOR
         refill_luck(s, e)
+        refresh_spells(s, e)  # the Wizard's once-a-floor spells and wand (SPELL-1)
     if f > 0:
         look_around(s, e)
 

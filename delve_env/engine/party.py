@@ -6,8 +6,8 @@ Rules: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2.
 from numba import njit
 
 from .params import P_XP_FACTOR
-from .rng import roll
-from .state import DIRTY_PACK, DIRTY_PARTY
+from .rng import randint, roll
+from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_ATK,
@@ -28,13 +28,22 @@ from .tables import (
     KING_SLOT,
     LOOK,
     LOOK_NONE,
+    MAGE_SPELLS,
     MAX_MEMBERS,
+    NAMER,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
+    NUM_NAMES,
     OFF_HAND,
     READY,
     START_GEAR,
+    WIZARD,
 )
+
+START_SPELLS = 3  # the Wizard knows 3 random mage spells (class table)
+START_NAMES = 3  # the Namer knows 3 random true names (NAME-1)
+NAMES_PER_LEVEL = 2  # ... and learns 2 more each level gained
+WAND_CASTS = 3  # wand magic: 3 casts a floor
 
 
 @njit(cache=True)
@@ -117,6 +126,13 @@ def add_member(s, e, m, cls, rng):
     s.level[e, m] = CLASSES[cls, C_LEVEL]
     s.atk[e, m] = CLASSES[cls, C_ATK]
     s.luck[e, m] = 3
+    s.spells_known[e, m] = s.spells_spent[e, m] = s.names_known[e, m] = s.wand_casts[e, m] = 0
+    if cls == WIZARD:
+        s.spells_known[e, m] = draw_bits(
+            int(s.spells_known[e, m]), MAGE_SPELLS, START_SPELLS, e, rng
+        )
+    elif cls == NAMER:
+        s.names_known[e, m] = draw_bits(int(s.names_known[e, m]), NUM_NAMES, START_NAMES, e, rng)
     for i in range(4):
         kind = START_GEAR[cls, i]
         if kind != 0:
@@ -126,6 +142,37 @@ def add_member(s, e, m, cls, rng):
         if s.order[e, pos] < 0:
             s.order[e, pos] = m
             break
+
+
+@njit(cache=True)
+def draw_bits(bits, n, count, e, rng):
+    """`bits` with `count` more of its n low bits set, drawn at random among the clear ones
+    (a name or spell already known is never drawn twice; fewer when fewer are clear)."""
+    for _ in range(count):
+        clear = 0
+        for i in range(n):
+            clear += 1 - ((bits >> i) & 1)
+        if clear == 0:
+            break
+        pick = randint(rng, e, clear)
+        for i in range(n):
+            if (bits >> i) & 1 == 0:
+                if pick == 0:
+                    bits |= 1 << i
+                    break
+                pick -= 1
+    return bits
+
+
+@njit(cache=True)
+def refresh_spells(s, e):
+    """A floor never reached before (a session, like LUCK-1): every once-a-floor spell is
+    ready again and a Wizard with wand magic has its 3 wand casts back."""
+    s.dirty[e] |= DIRTY_MAGIC
+    for m in range(MAX_MEMBERS):
+        s.spells_spent[e, m] = 0
+        wand = s.in_party[e, m] and s.cls[e, m] == WIZARD and s.options[e, m, 0] == 0
+        s.wand_casts[e, m] = WAND_CASTS if wand else 0
 
 
 @njit(cache=True)
@@ -166,8 +213,9 @@ def wound(s, e, m, amount, rng):
 @njit(cache=True)
 def heal(s, e, m, amount):
     """Heal a standing member up to the ceiling (HP-1); the dead never heal."""
-    if is_standing(s, e, m):
-        s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
+    if is_standing(s, e, m):  # HP above the ceiling (aid) is kept, never lowered
+        hp = int(s.hp[e, m])
+        s.hp[e, m] = max(hp, min(int(s.ceiling[e, m]), hp + amount))
         s.dirty[e] |= DIRTY_PARTY
 
 
@@ -210,6 +258,10 @@ def gain_level(s, e, m, rng):
         s.well[e, m] += 2
     if s.level[e, m] >= 4 and (s.level[e, m] - 4) % 3 == 0:
         s.atk[e, m] += 1
+    if s.cls[e, m] == NAMER:  # NAME-1: two more true names a level
+        names = draw_bits(int(s.names_known[e, m]), NUM_NAMES, NAMES_PER_LEVEL, e, rng)
+        s.names_known[e, m] = names
+        s.dirty[e] |= DIRTY_MAGIC
     s.events[e] |= EV_LEVEL
 
 
