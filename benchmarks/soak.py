@@ -17,7 +17,7 @@ Every check reports violations instead of stopping at the first, so a table of f
 even when something breaks; the exit status is 1 if anything was found.
 
 ## The invariants (checked from the engine state after every step of every slot)
-HP never above the ceiling (and never negative); the ceiling at least 1 for every member in the
+HP never above the ceiling + 6 (only Aid goes past it, HP-1) and never negative; the ceiling at least 1 for every member in the
 party; gold and rations never negative; no member raised more than 3 times, the king never
 raised; a selected item slot (PARTY-4) never empty; pages never lost (pages held + pages in the book never decrease within an episode); the
 book never lost; the clock (pace) monotone within an episode; a step taken in FIGHT mode leaves
@@ -26,6 +26,9 @@ range; the party on a walkable tile of its floor. Chests, baths and bouts (CHEST
 COURT-2): every chest state in range, no chest in a feature's room or the vault; a member
 bathed only on a floor with a bath; a practice bout only in the courtyard and only in a fight,
 nobody marked down outside one; no member dies and the run is never lost in a bout step.
+Magic (SPELL-1, NAME-1): true names only for Namers, known and spent spells only for Wizards
+(mage spells), wand casts 0..3 and only with wand magic, mana never negative, at most 3
+illusions, an ally a monster kind or the familiar, no foe status bits but the three marks.
 
 ## The determinism digest
 One sha256 per seed over the records of its first `steps` steps: the observation bytes (keys in
@@ -56,8 +59,10 @@ import delve_env
 from delve_env.config import Config
 from delve_env.engine.actions import NUM_ACTIONS
 from delve_env.engine.batch import Engine
+from delve_env.engine.fights import FAMILIAR
 from delve_env.engine.floors import walk_distances
 from delve_env.engine.layout import KEYS
+from delve_env.engine.spells import AID_OVER, MAX_DECOYS
 from delve_env.engine.tables import (
     CHEST_NONE,
     CHEST_OPEN,
@@ -69,15 +74,20 @@ from delve_env.engine.tables import (
     FEAT_STATUE,
     FEAT_STORE,
     FIGHT,
+    FS_BLIND,
+    FS_BOUND,
+    FS_MARKED,
     HALL,
     I_DV,
     ITEMS,
     KING,
     KING_SLOT,
+    MAGE_SPELLS,
     NAMER,
     NUM_ITEMS,
     NUM_KEEPER_EVENTS,
     NUM_MODES,
+    NUM_NAMES,
     NUM_OPTIONS,
     ROOM,
     SECRET,
@@ -86,6 +96,7 @@ from delve_env.engine.tables import (
     STATUE,
     STORE,
     WARD,
+    WIZARD,
 )
 from delve_env.engine.traits import ARMORER_DV, CLERIC_HOLY_WEAPON, NAMER_BLOOD, WAND_CASTS
 from delve_env.spaces import observation_space
@@ -267,8 +278,8 @@ class InvariantChecker:
         hp, ceiling, in_party = s.hp, s.ceiling, s.in_party
         bad = lambda cond: np.flatnonzero(cond)  # noqa: E731
         self._add(
-            bad((hp > ceiling).any(axis=1)),
-            "hp above ceiling",
+            bad((hp > ceiling + AID_OVER).any(axis=1)),  # HP-1: only aid goes past, by <= 6
+            "hp above ceiling + 6",
             lambda e: f"hp {hp[e].tolist()} ceiling {ceiling[e].tolist()}",
         )
         self._add(bad((hp < 0).any(axis=1)), "hp negative", lambda e: f"hp {hp[e].tolist()}")
@@ -331,6 +342,7 @@ class InvariantChecker:
         self._check_rooms_and_bouts(s, n, bad)
         self._check_keeper(s, bad)
         self._check_classes(s, n, bad)
+        self._check_magic(s, bad)
         now = {
             "practice": s.practice.copy(),
             "lost": s.stat_lost.astype(np.int64),
@@ -507,6 +519,56 @@ class InvariantChecker:
             bad((s.item_dv < -ARMORER_DV).any(axis=(1, 2)) | (s.mana < 0).any(axis=1)),
             "DV below the Armorer's floor or mana negative",
             lambda e: f"dv {s.item_dv[e].tolist()} mana {s.mana[e].tolist()}",
+        )
+
+    def _check_magic(self, s, bad) -> None:
+        """SPELL-1, NAME-1: true names only for Namers (36 of them); known and spent spells
+        only for Wizards, mage spells only; wand casts 0..3 and only with wand magic; mana
+        never negative; at most 3 illusions; an ally is a monster kind or the familiar;
+        only the three spell marks on foes."""
+        namer = s.cls == NAMER
+        wizard = s.cls == WIZARD
+        wand = wizard & (s.options[:, :, 0] == 0)
+        self._add(
+            bad(
+                ((s.names_known != 0) & ~namer).any(axis=1)
+                | (s.names_known >> NUM_NAMES).any(axis=1)
+            ),
+            "true names outside a Namer",
+            lambda e: f"names {s.names_known[e].tolist()} cls {s.cls[e].tolist()}",
+        )
+        spells = s.spells_known.astype(np.int64) | s.spells_spent.astype(np.int64)
+        self._add(
+            bad((((spells != 0) & ~wizard) | (spells >> MAGE_SPELLS != 0)).any(axis=1)),
+            "known or spent spells outside a Wizard's mage spells",
+            lambda e: f"known {s.spells_known[e].tolist()} spent {s.spells_spent[e].tolist()}",
+        )
+        self._add(
+            bad(
+                (
+                    (s.wand_casts < 0) | (s.wand_casts > WAND_CASTS) | ((s.wand_casts > 0) & ~wand)
+                ).any(axis=1)
+            ),
+            "wand casts out of range",
+            lambda e: f"wand {s.wand_casts[e].tolist()} options {s.options[e].tolist()}",
+        )
+        self._add(
+            bad((s.mana < 0).any(axis=1)), "mana negative", lambda e: f"mana {s.mana[e].tolist()}"
+        )
+        self._add(
+            bad(
+                (s.decoys < 0)
+                | (s.decoys > MAX_DECOYS)
+                | (s.ally_kind < -1)
+                | (s.ally_kind > FAMILIAR)
+            ),
+            "illusions or ally out of range",
+            lambda e: f"decoys {s.decoys[e]} ally {s.ally_kind[e]}",
+        )
+        self._add(
+            bad((s.foe_status & ~np.uint8(FS_MARKED | FS_BLIND | FS_BOUND) != 0).any(axis=1)),
+            "unknown foe status bits",
+            lambda e: f"foe_status {s.foe_status[e].tolist()}",
         )
 
     def _check_stores(self, s, f, x, y, prev, now, same) -> None:

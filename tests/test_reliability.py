@@ -148,7 +148,7 @@ def _select_empty(s, e):
 # Planted on the soak's last call(s), so the compiled step never runs on a broken state (it
 # trusts the state: an out-of-range floor or position would read outside its arrays).
 PLANTED = {
-    "hp above ceiling": _plant(51, lambda s: s.hp.__setitem__((7, 0), s.ceiling[7, 0] + 1)),
+    "hp above ceiling + 6": _plant(51, lambda s: s.hp.__setitem__((7, 0), s.ceiling[7, 0] + 7)),
     "hp negative": _plant(51, _set("hp", (7, 1), -1)),
     "ceiling below 1": _plant(51, _set("ceiling", (7, 2), 0)),
     "gold negative": _plant(51, _set("gold", 7, -1)),
@@ -284,7 +284,7 @@ def _fresh_checker():
 
 
 STATIC_PLANTS = {
-    "hp above ceiling": lambda s: s.hp.__setitem__((0, 0), s.ceiling[0, 0] + 1),
+    "hp above ceiling + 6": lambda s: s.hp.__setitem__((0, 0), s.ceiling[0, 0] + 7),
     "ceiling below 1": lambda s: (s.hp.__setitem__((0, 1), 0), s.ceiling.__setitem__((0, 1), 0)),
     "gold negative": lambda s: s.gold.__setitem__(0, -5),
     "rations negative": lambda s: s.rations.__setitem__(0, -1),
@@ -298,6 +298,15 @@ STATIC_PLANTS = {
     "bathed on a floor without a bath": lambda s: _bathed_without_a_bath(s),
     "a practice bout outside a courtyard fight": lambda s: s.practice.__setitem__(0, True),
     "down from a bout that is over": lambda s: s.bout_down.__setitem__((0, 2), True),
+    # SPELL-1, NAME-1 (the default party: Hero, Rogue, Wizard, Cleric)
+    "true names outside a Namer": lambda s: s.names_known.__setitem__((0, 0), 1),
+    "known or spent spells outside a Wizard's mage spells": lambda s: s.spells_spent.__setitem__(
+        (0, 2), 1 << 6
+    ),
+    "wand casts out of range": lambda s: s.wand_casts.__setitem__((0, 2), 2),
+    "mana negative": lambda s: s.mana.__setitem__((0, 1), -1),
+    "illusions or ally out of range": lambda s: s.decoys.__setitem__(0, 4),
+    "unknown foe status bits": lambda s: s.foe_status.__setitem__((0, 0), 8),
 }
 
 

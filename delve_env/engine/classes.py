@@ -8,7 +8,7 @@ game waits in mode CHOICE (`pending_member`, `choose`). What options change wher
 
 from numba import njit
 
-from .fights import is_foe_alive, wound_foe
+from .fights import damage_foe, is_foe_alive
 from .party import heal, is_standing
 from .rng import roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
@@ -200,7 +200,7 @@ def use_feature(s, p, e, m, i, t, rng):
     elif i == CHARGE:
         s.charging[e] = True
     elif i == HOLY_WATER:
-        wound_foe(s, p, e, m, t, roll(rng, e, HOLY_WATER_DICE), rng)
+        damage_foe(s, p, e, m, t, roll(rng, e, HOLY_WATER_DICE), rng)
     elif i == HEALING_TOUCH:
         heal(s, e, t, roll(rng, e, HEALING_TOUCH_DICE))
     elif i == HOLY_WEAPON:

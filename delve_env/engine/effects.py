@@ -11,6 +11,7 @@ What each effect does lives where it acts: SATED in `food` (FOOD-4), WARD in `wa
 from numba import njit
 
 from .params import P_LANTERN_PACES, P_SCROLL_PACES
+from .state import DIRTY_MAGIC
 from .tables import NUM_EFFECTS, WARD
 
 FOUL_CAP = 0.95  # WANDER-2: the foul lantern's doubled chance stops at 95 in 100
@@ -45,12 +46,13 @@ def read_scroll(s, p, e, effect):
 @njit(cache=True)
 def spend_effects(s, e):
     """One pace: each running effect loses one pace; a WARD that runs out holds no lantern.
-    Writes effects, ward_foul."""
+    Writes effects, ward_foul, dirty."""
     for k in range(NUM_EFFECTS):
         if s.effects[e, k] > 0:
             s.effects[e, k] -= 1
-    if s.effects[e, WARD] == 0:
+    if s.effects[e, WARD] == 0 and s.ward_foul[e]:
         s.ward_foul[e] = False
+        s.dirty[e] |= DIRTY_MAGIC  # dispel magic and remove curse are legal no more
 
 
 @njit(cache=True)

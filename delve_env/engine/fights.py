@@ -37,6 +37,9 @@ from .tables import (
     EXPLORE,
     FAM_DAGGER,
     FIGHT,
+    FS_BLIND,
+    FS_BOUND,
+    FS_MARKED,
     I_AV,
     I_DICE,
     I_FLAT,
@@ -59,8 +62,10 @@ from .tables import (
     MF_UNDEAD,
     MF_XP_DRAINER,
     MONSTERS,
+    NUM_MONSTERS,
     OFF_HAND,
     PRIME_FEROCIOUS,
+    PRIME_GROW,
     PRIME_SMITE,
     READY,
     ROGUE,
@@ -85,6 +90,7 @@ from .traits import num_attacks as primed_attacks
 UNARMED_DAMAGE = 2  # DMG-1
 SMITE_DICE, SMITE_UNDEAD_DICE = 2, 4  # oath: a smite's extra d6, against undead and fiends
 HOLY_SWORD_BONUS_DICE, HOLY_SWORD_DICE = 2, 2  # holy weapon: its attack bonus and damage
+FAMILIAR = NUM_MONSTERS  # ally_kind of find familiar's varmint (no bestiary row)
 XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
@@ -207,18 +213,32 @@ def absorb(s, e, m, damage):
 
 @njit(cache=True)
 def hit_foe(s, p, e, m, k, rng):
-    """Member m deals weapon damage less AV to foe k; the last blow earns the kill (XP-1).
-    A practice kill (COURT-2) gives the practice share of that XP, only to a member below the
-    practice level, and is no kill in the statistics or events (no shaped reward to farm)."""
+    """A counter-blow: member m deals weapon damage (a primed grow sword's d6 more) less AV to
+    foe k (`damage_foe`)."""
     kind = s.foe_kind[e, k]
-    wound_foe(s, p, e, m, k, max(0, weapon_damage(s, e, m, rng) - MONSTERS[kind, M_AV]), rng)
+    damage_foe(
+        s, p, e, m, k, weapon_damage(s, e, m, rng) + grown(s, e, m, rng) - MONSTERS[kind, M_AV], rng
+    )
 
 
 @njit(cache=True)
-def wound_foe(s, p, e, m, k, damage, rng):
-    """Foe k loses `damage` hearts (armor already taken off) to member m's blow, power or
-    conjured sword; the last blow earns m the kill (XP-1, COURT-2 as in `hit_foe`)."""
-    s.foe_hp[e, k] = max(0, s.foe_hp[e, k] - damage)
+def grown(s, e, m, rng):
+    """A primed grow sword (NAME-1): a d6 more on member m's next hit, then spent."""
+    if not s.primed[e, m] & PRIME_GROW:
+        return 0
+    clear_prime(s, e, m, PRIME_GROW)
+    return roll(rng, e, 1)
+
+
+@njit(cache=True)
+def damage_foe(s, p, e, m, k, amount, rng):
+    """Member m's blow, power or conjured sword takes `amount` hearts (armor already taken
+    off) from foe k; the last blow earns the kill (XP-1). A practice kill (COURT-2) gives the
+    practice share of that XP, only to a member below the practice level, and is no kill in
+    the statistics or events (no shaped reward to farm)."""
+    if amount <= 0 or not is_foe_alive(s, e, k):
+        return
+    s.foe_hp[e, k] = max(0, int(s.foe_hp[e, k]) - amount)
     if s.foe_hp[e, k] == 0:
         xp = int(s.foe_max[e, k] * p[P_KILL_XP])
         if s.practice[e]:
@@ -309,7 +329,8 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
         bonus += roll(rng, e, 1)
     surprised = s.sneaker[e] == m  # SNEAK-1: a surprised foe resists with its defense alone
     num_attacks = max(num_attacks, primed_attacks(s, e, m))
-    advantage = has_advantage(s, e, m)
+    advantage = has_advantage(s, e, m) or (s.foe_status[e, k] & FS_MARKED) != 0
+    s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_MARKED  # a mark gives one advantage
     hits, ties = 0, 0
     for _ in range(num_attacks):
         mine = d20(rng, e, advantage) + bonus
@@ -330,7 +351,8 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
 def strike_foe(s, p, e, m, k, surprised, rng):
     """A hit of member m's own attack on foe k: weapon damage (ferocious strike primed: the
     dice's maximum), a primed smite's extra 2d6 on a melee hit (4d6 on an undead or fiend;
-    spent), the daggers specialty's extra d6 with a dagger against a surprised foe; less AV."""
+    spent), the daggers specialty's extra d6 with a dagger against a surprised foe, a primed
+    grow sword's d6 (`grown`); less AV."""
     kind = s.foe_kind[e, k]
     weapon = s.item[e, m, READY]
     if s.primed[e, m] & PRIME_FEROCIOUS and weapon == 0:
@@ -347,7 +369,7 @@ def strike_foe(s, p, e, m, k, surprised, rng):
     dagger = ready_family(s, e, m, READY) == FAM_DAGGER
     if surprised and dagger and has_option(s, e, m, ROGUE, 2, ROGUE_DAGGERS):
         damage += roll(rng, e, 1)
-    wound_foe(s, p, e, m, k, max(0, damage - MONSTERS[kind, M_AV]), rng)
+    damage_foe(s, p, e, m, k, damage + grown(s, e, m, rng) - MONSTERS[kind, M_AV], rng)
 
 
 @njit(cache=True)
@@ -369,7 +391,7 @@ def holy_sword_attack(s, p, e, rng):
     theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
     if mine >= theirs:
         damage = roll(rng, e, HOLY_SWORD_DICE) - MONSTERS[foe, M_AV]
-        wound_foe(s, p, e, m, target, max(0, damage), rng)
+        damage_foe(s, p, e, m, target, max(0, damage), rng)
 
 
 @njit(cache=True)
@@ -393,6 +415,9 @@ def ally_attack(s, p, e, rng):
         if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
             target = k
     if target < 0:
+        return
+    if s.ally_kind[e] == FAMILIAR:  # find familiar: a varmint's 1 damage, never missing
+        s.foe_hp[e, target] -= 1
         return
     ally, foe = s.ally_kind[e], s.foe_kind[e, target]
     mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
@@ -440,7 +465,14 @@ def pick_target(s, p, e, rng):
 
 @njit(cache=True)
 def monster_attack(s, p, e, k, rng):
-    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim."""
+    """ATTACK-1 from the band's side, at a target picked by PARTY-2's aim. A bound foe (bind
+    rope) loses this blow; an illusion (minor illusion) takes it instead of a member."""
+    if s.foe_status[e, k] & FS_BOUND:
+        s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_BOUND
+        return
+    if s.decoys[e] > 0:
+        s.decoys[e] -= 1
+        return
     m = pick_target(s, p, e, rng)
     if m >= 0:
         attack_member(s, p, e, k, m, rng)
@@ -450,7 +482,10 @@ def monster_attack(s, p, e, k, rng):
 def attack_member(s, p, e, k, m, rng):
     """Foe k attacks member m: the target's d20 resists; a melee target counters."""
     kind = s.foe_kind[e, k]
-    theirs = randint(rng, e, 20) + 1 + MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
+    theirs = randint(rng, e, 20) + 1
+    if s.foe_status[e, k] & FS_BLIND:  # blinded: the worse of two d20s
+        theirs = min(theirs, randint(rng, e, 20) + 1)
+    theirs += MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
     mine = randint(rng, e, 20) + 1 + roll_bonus(s, e, m, rng)  # a blessing helps resist
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])

@@ -235,7 +235,11 @@ FIGHT_ROUND = FIGHT.add("round", CAP, "the round, from 1")
 FIGHT_SNEAK = FIGHT.add("sneak", 1, "one member sneaked in and acts alone (SNEAK-1)")
 FIGHT_BRIBE_ASKED = FIGHT.add("bribe asked", 1, "the band was asked for a bribe (BRIBE-1)")
 FIGHT_GOODWILL = FIGHT.add("goodwill", 1, "a goodwill scroll was read this fight (BRIBE-3)")
-FIGHT_ALLY = FIGHT.add("ally", NUM_MONSTERS, "the summoned ally's monster kind + 1, 0 none")
+FIGHT_ALLY = FIGHT.add(
+    "ally",
+    NUM_MONSTERS + 1,
+    "the summoned ally's monster kind + 1, NUM_MONSTERS + 1 a familiar, 0 none",
+)
 FIGHT_ALLY_HP = FIGHT.add("ally hearts", CAP, "the ally's hearts")
 FIGHT_DECOYS = FIGHT.add("decoys", CAP, "illusions that take the band's next blows")
 FIGHT_HOLY_SWORD = FIGHT.add(

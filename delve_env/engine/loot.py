@@ -15,6 +15,7 @@ from .params import (
 )
 from .party import first_with_room, free_pack_slot, put_item, share_xp
 from .rng import chance, randint, roll
+from .state import DIRTY_MAGIC
 from .tables import (
     EV_BOOK,
     EV_LOOT,
@@ -88,12 +89,14 @@ def add_page(s, e, spell):
     else:
         s.pages_held[e, spell] += 1
     s.events[e] |= EV_PAGE
+    s.dirty[e] |= DIRTY_MAGIC  # a page in the book is a spell to read (PAGE-2)
 
 
 @njit(cache=True)
 def take_book(s, p, e, rng):
     """The book is found: every held page goes into it (PAGE-1), 100 XP shared (XP-2)."""
     s.has_book[e] = True
+    s.dirty[e] |= DIRTY_MAGIC
     for spell in range(NUM_SPELLS):
         s.book_pages[e, spell] += s.pages_held[e, spell]
         s.pages_held[e, spell] = 0

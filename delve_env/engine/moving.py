@@ -150,7 +150,7 @@ def is_stair_open(s, e):
 @njit(cache=True)
 def arrive(s, e, f, x, y):
     """Stand at (x, y) of floor f; a floor never reached before refills luck (LUCK-1). What
-    a change of floor does to class features: `traits.change_floor`."""
+    a change of floor does to spells and class features: `traits.change_floor`."""
     old, first = s.floor[e], not s.floor_visited[e, f]
     s.floor[e], s.x[e], s.y[e] = f, x, y
     s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE

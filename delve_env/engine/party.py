@@ -6,8 +6,8 @@ Rules: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2.
 from numba import njit
 
 from .params import P_XP_FACTOR
-from .rng import roll
-from .state import DIRTY_PACK, DIRTY_PARTY
+from .rng import randint, roll
+from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_ATK,
@@ -29,15 +29,23 @@ from .tables import (
     KING_SLOT,
     LOOK,
     LOOK_NONE,
+    MAGE_SPELLS,
     MAX_MEMBERS,
+    NAMER,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
+    NUM_NAMES,
     OFF_HAND,
     READY,
     SIX_CEILING,
     START_GEAR,
+    WIZARD,
 )
 from .traits import is_reader_option, may_heal, wears_in_off_hand
+
+START_SPELLS = 3  # the Wizard knows 3 random mage spells (class table)
+START_NAMES = 3  # the Namer knows 3 random true names (NAME-1)
+NAMES_PER_LEVEL = 2  # ... and learns 2 more each level gained
 
 
 @njit(cache=True)
@@ -120,6 +128,13 @@ def add_member(s, e, m, cls, rng):
     s.level[e, m] = CLASSES[cls, C_LEVEL]
     s.atk[e, m] = CLASSES[cls, C_ATK]
     s.luck[e, m] = 3
+    s.spells_known[e, m] = s.spells_spent[e, m] = s.names_known[e, m] = s.wand_casts[e, m] = 0
+    if cls == WIZARD:
+        s.spells_known[e, m] = draw_bits(
+            int(s.spells_known[e, m]), MAGE_SPELLS, START_SPELLS, e, rng
+        )
+    elif cls == NAMER:
+        s.names_known[e, m] = draw_bits(int(s.names_known[e, m]), NUM_NAMES, START_NAMES, e, rng)
     for i in range(4):
         kind = START_GEAR[cls, i]
         if kind != 0:
@@ -129,6 +144,26 @@ def add_member(s, e, m, cls, rng):
         if s.order[e, pos] < 0:
             s.order[e, pos] = m
             break
+
+
+@njit(cache=True)
+def draw_bits(bits, n, count, e, rng):
+    """`bits` with `count` more of its n low bits set, drawn at random among the clear ones
+    (a name or spell already known is never drawn twice; fewer when fewer are clear)."""
+    for _ in range(count):
+        clear = 0
+        for i in range(n):
+            clear += 1 - ((bits >> i) & 1)
+        if clear == 0:
+            break
+        pick = randint(rng, e, clear)
+        for i in range(n):
+            if (bits >> i) & 1 == 0:
+                if pick == 0:
+                    bits |= 1 << i
+                    break
+                pick -= 1
+    return bits
 
 
 @njit(cache=True)
@@ -178,10 +213,12 @@ def is_reader(s, e, m):
 
 @njit(cache=True)
 def heal(s, e, m, amount):
-    """Heal a standing member up to the ceiling (HP-1); the dead never heal, nor a member who
-    used blood magic until the party reaches another floor (CLASS-1)."""
+    """Heal a standing member up to the ceiling (HP-1); HP above it (aid) is kept, never
+    lowered; the dead never heal, nor a member who used blood magic until the party reaches
+    another floor (CLASS-1)."""
     if is_standing(s, e, m) and may_heal(s, e, m):
-        s.hp[e, m] = min(s.ceiling[e, m], s.hp[e, m] + amount)
+        hp = int(s.hp[e, m])
+        s.hp[e, m] = max(hp, min(int(s.ceiling[e, m]), hp + amount))
         s.dirty[e] |= DIRTY_PARTY
 
 
@@ -225,6 +262,10 @@ def gain_level(s, e, m, rng):
         s.well[e, m] += 2
     if s.level[e, m] >= 4 and (s.level[e, m] - 4) % 3 == 0:
         s.atk[e, m] += 1
+    if s.cls[e, m] == NAMER:  # NAME-1: two more true names a level
+        names = draw_bits(int(s.names_known[e, m]), NUM_NAMES, NAMES_PER_LEVEL, e, rng)
+        s.names_known[e, m] = names
+        s.dirty[e] |= DIRTY_MAGIC
     s.events[e] |= EV_LEVEL
 
 

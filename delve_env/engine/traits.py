@@ -211,14 +211,17 @@ def is_reader_option(s, e, m):
 @njit(cache=True)
 def change_floor(s, e, old, f, first):
     """The party reaches floor f from floor `old` (`first`: never reached before): blood
-    magic's ban on healing ends on another floor; a Wizard's wand is charged again (3 casts)
-    on a floor not reached before (a session, like luck, LUCK-1)."""
+    magic's ban on healing ends on another floor; on a floor not reached before (a session,
+    like luck, LUCK-1) every once-a-floor spell is ready again and a Wizard's wand is charged
+    again (3 casts): stairs cost no time, so a floor already seen refreshes nothing."""
     for m in range(MAX_MEMBERS):
         if old != f and s.blood_used[e, m]:
             s.blood_used[e, m] = False
-        if first and has_option(s, e, m, WIZARD, 2, WIZARD_WAND):
-            s.wand_casts[e, m] = WAND_CASTS
+        if first:
+            s.spells_spent[e, m] = 0
             s.dirty[e] |= DIRTY_MAGIC
+            if has_option(s, e, m, WIZARD, 2, WIZARD_WAND):
+                s.wand_casts[e, m] = WAND_CASTS
 
 
 @njit(cache=True)
