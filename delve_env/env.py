@@ -4,7 +4,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
 
-from . import snapshot
+from . import fightlog, snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
@@ -97,13 +97,18 @@ class DelveEnv(gym.Env):
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
     view), `party` (5 x 22), `status` (39), `fight` (56), `puzzle` (115), `pack` (5 x 11 x 4),
-    `shop` (52: in a store, each line's item, price and whether it can be bought now).
+    `shop` (52: in a store, each line's item, price and whether it can be bought now),
+    `bestiary` (24 x 9: per monster kind, times met, kills and the specials learned).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
     the small event terms of `engine/rewards.py`.
+
+    With `fight_log=True`, `info["log"]` lists what the step's fights did as dicts (attacks
+    with both rolls, damage, bites, drains, bribes asked and paid, kills, death saves, deaths,
+    raises: `delve_env/fightlog.py`); off by default, at no cost.
 
     ## Episode end
     Terminated on a win (the king alive in the courtyard) or a loss (everyone dead, or the
@@ -161,6 +166,8 @@ class DelveEnv(gym.Env):
         terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
         info = self._info()
         info["invalid_action"] = bool(self.engine.invalid[0])
+        if self.config.fight_log:
+            info["log"] = fightlog.decode(self.engine.state, 0)
         if terminated or truncated:
             self._running = False
             info["episode_stats"] = episode_stats(self.engine.state, 0)

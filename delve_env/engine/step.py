@@ -55,6 +55,7 @@ from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
 from .observe import observe, update_room_code
 from .params import (
+    P_FIGHT_LOG,
     P_MAX_STEPS,
     P_PURSE_FACTOR,
     P_START_RATIONS,
@@ -94,6 +95,8 @@ def reset_slot(s, p, e, seed, party):
     s.sneaker[e] = -1
     s.ally_kind[e] = -1
     s.sel_member[e] = s.sel_slot[e] = -1
+    s.linger_kind[e] = -1  # RUN-AWAY-1: no band left in a hall yet
+    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # the fight log (fightlog.py)
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):
         generate_floor(s, p, e, f, g)
@@ -202,6 +205,7 @@ def act(s, p, e, a, rng):
 def step_slot(s, p, e, a, mask, rng):
     """One env step: returns (reward, terminated, truncated, invalid)."""
     s.events[e] = 0
+    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this step's fight log (fightlog.py)
     shaping = 0.0
     invalid = not mask[a]
     if not invalid:
