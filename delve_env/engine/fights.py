@@ -351,7 +351,7 @@ def ally_attack(s, p, e, rng):
         damage = max(0, damage)
         s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - damage)
     log_event(s, e, LOG_ALLY_ATTACK, target, foe, mine, theirs, damage)
-    if damage > 0 and s.foe_hp[e, target] == 0:
+    if damage > 0 and s.foe_hp[e, target] == 0 and not s.practice[e]:
         count_kill(s, e, foe)  # the bestiary record (no XP: XP-1)
         log_event(s, e, LOG_KILL, -1, target, foe, 0, 0)
 
