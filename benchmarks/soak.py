@@ -452,9 +452,9 @@ class InvariantChecker:
         alive = kind >= 0
         full = np.where(alive, MONSTERS[np.clip(kind, 0, NUM_MONSTERS - 1), 1], 0) * 2
         wrong = (kind >= NUM_MONSTERS) | (kind < -1) | (alive != (hp > 0)) | (hp > full)
-        wrong |= np.diff(alive.astype(np.int8), axis=2) > 0  # a gap before a living one
+        gap = np.diff(alive.astype(np.int8), axis=2) > 0  # a gap before a living one
         self._add(
-            bad(wrong.any(axis=(1, 2))),
+            bad(wrong.any(axis=(1, 2)) | gap.any(axis=(1, 2))),
             "lingering band out of range",
             lambda e: f"kinds {s.linger_kind[e].tolist()} hp {s.linger_hp[e].tolist()}",
         )

@@ -4,11 +4,11 @@ writes nothing); on, each step's `info["log"]` lists what its fights did, matchi
 from __future__ import annotations
 
 import numpy as np
+from conftest import Scene, make_scene
 
 from delve_env import DelveEnv, DelveVectorEnv
 from delve_env.engine.actions import A_ATTACK, A_BRIBE
 from delve_env.engine.tables import LIGHT_OF_LIFE, MONSTER_NAMES, READY, STAFF
-from tests.conftest import Scene, make_scene
 
 GOBLIN = MONSTER_NAMES.index("goblin")
 STIRGE = MONSTER_NAMES.index("stirge")
