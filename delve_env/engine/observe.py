@@ -147,6 +147,7 @@ from .tables import (
     ARMOR,
     CHEST_NONE,
     CHEST_OPEN,
+    EV_FIGHT,
     EV_HEARD,
     FEAT_BATH,
     FEAT_STATUE,
@@ -506,6 +507,8 @@ def observe(s, p, e, record, full):
         observe_fight(s, e, record[FIGHT_AT : FIGHT_AT + FIGHT_BYTES])
     if dirty == DIRTY_ALL or mode == STORE:  # every step in a store; zeros on leaving it
         observe_shop(s, p, e, record[SHOP_AT : SHOP_AT + SHOP_BYTES])
-    if dirty == DIRTY_ALL or mode == FIGHT or s.events[e] & EV_HEARD:  # met, killed, learned
+    # met, killed, learned: only in a fight (one may start and end within a step: an ambush
+    # beaten by its counter-blows) or on hearing a band
+    if dirty == DIRTY_ALL or mode == FIGHT or s.events[e] & (EV_FIGHT | EV_HEARD):
         observe_bestiary(s, e, record[BESTIARY_AT : BESTIARY_AT + BESTIARY_BYTES])
     observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])
