@@ -7,7 +7,11 @@ down once it opens. At the bottom free the king, put him at the back in whatever
 weapon the packs hold, and climb floor by floor to the courtyard, taking the book on the way
 up (taking it earlier starts the hunt sooner, RUN-6). Fights: hit the weakest foe, spend luck
 when someone is low, run when the party (or the king) is in real danger, then rest in a room
-or a doorway (no bands wander there) before going back. Rooms behind secret doors: search
+or a doorway (no bands wander there) before going back. At the door of a room never entered
+it listens once (LISTEN-1: a pace, and no band wanders to a doorway) and, when a band is
+heard, rests there until everyone is nearly whole. It pays a band off (BRIBE-1) when the
+price leaves gold to spare and the chance is fair: a band guarding a room that has the party
+in danger, or an eater (GEAR-EAT-1..2) about to bite good gear. Rooms behind secret doors: search
 next to them; vault locks are left alone.
 
 Items (two actions each: select, then give / use / wear): a light of life raises the fallen
@@ -33,12 +37,14 @@ import numpy as np
 
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_BRIBE,
     A_BUY,
     A_CANCEL,
     A_CAST,
     A_CHOOSE,
     A_GIVE,
     A_LEAVE,
+    A_LISTEN,
     A_LOOT,
     A_LUCK,
     A_MOVE,
@@ -78,17 +84,22 @@ from delve_env.engine.tables import (
     ITEMS,
     KING_SLOT,
     LIGHT_OF_LIFE,
+    M_BRIBE,
     M_DICE,
     M_FLAGS,
     M_FLAT,
+    M_PRICE,
     MAX_MEMBERS,
     MAX_RAISES,
     MEDICINAL_ALE,
+    MF_ARMOR_EATER,
+    MF_METAL_EATER,
     MF_UNDEAD,
     MIND_SHARPENER,
     MONSTERS,
     NUM_EQUIP,
     NUM_ITEM_SLOTS,
+    OFF_HAND,
     RATIONS_PRICE,
     READY,
     ROCK,
@@ -149,11 +160,18 @@ class ScriptedAgent:
         self.follow = None  # (member, slot, follow-up) of the item just selected
         self.refused = {}  # (member, slot, follow-up) -> the step it was refused at
         self.cast_plan = None  # (member, power, target action or None) being used
+        self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
+        self.last_step = 0  # the step count last seen (a smaller one is a new game)
+        self.fit_for_band = 0.9  # with a band heard inside, rest to this share first
+        self.bribe_odds = (30, 20)  # least bribe chance: when in danger, against eaters
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.state, env.action_masks()
         self.params = env.engine.params
+        if int(s.steps[0]) < self.last_step:  # a new game: nothing listened to yet
+            self.listened.clear()
+        self.last_step = int(s.steps[0])
         if s.sel_member[0] >= 0:  # an item is selected: do what it was selected for
             plan, self.follow = self.follow, None
             a = plan[2] if plan is not None else None
@@ -205,6 +223,8 @@ class ScriptedAgent:
     # --- fights ---------------------------------------------------------------------------
     def fight(self, s, mask):
         foes = [k for k, kind in enumerate(s.foe_kind[0]) if kind >= 0 and s.foe_hp[0, k] > 0]
+        if foes and mask[A_BRIBE] and self.worth_a_bribe(s, foes):
+            return A_BRIBE
         if not foes or self.in_danger(s, foes):
             return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
         a = self.fight_item(s, mask)
@@ -313,6 +333,28 @@ class ScriptedAgent:
                         return a
         return self.cast(s, mask, b, SECOND_WIND) if s.cls[0, b] == HERO else None
 
+    def worth_a_bribe(self, s, foes) -> bool:
+        """BRIBE-1: pay when the price leaves half the purse and the chance is fair, for a band
+        guarding a room that has the party in danger, or for eaters facing good gear."""
+        kinds = [int(s.foe_kind[0, k]) for k in foes]
+        odds = min(int(MONSTERS[k, M_BRIBE]) for k in kinds) + (25 if s.goodwill[0] else 0)
+        price = 5 * int(s.floor[0]) * sum(int(MONSTERS[k, M_PRICE]) for k in kinds)
+        if 2 * price > int(s.gold[0]):
+            return False
+        danger, eaters = self.bribe_odds
+        if odds >= danger and s.fight_room[0] >= 0 and self.in_danger(s, foes):
+            return True
+        eats = any(MONSTERS[k, M_FLAGS] & (MF_METAL_EATER | MF_ARMOR_EATER) for k in kinds)
+        return eats and odds >= eaters and self.good_gear(s)
+
+    def good_gear(self, s) -> bool:
+        """Someone standing wears a weapon of two dice or more, a shield or real armor."""
+        for m in self.standing(s):
+            ready, off, armor = (int(s.item[0, m, i]) for i in (READY, OFF_HAND, ARMOR))
+            if ITEMS[ready, I_DICE] >= 2 or off > 0 or ITEMS[armor, I_AV] >= 1:
+                return True
+        return False
+
     def in_danger(self, s, foes) -> bool:
         """Someone who may be hit could fall this round, while the band is far from beaten."""
         worst = max(
@@ -419,6 +461,9 @@ class ScriptedAgent:
         if mask[A_LOOT] and self.may_loot(s):
             return A_LOOT
         tiles = s.tiles[0, f]
+        a = self.listen_action(s, mask)
+        if a is not None:
+            return a
         if self.needs_rest(s):
             if tiles[y, x] == DOOR or s.room_of[0, f, y, x] >= 0:
                 return A_WAIT
@@ -435,6 +480,24 @@ class ScriptedAgent:
             goal[stair[1], stair[0]] = True
             a = self.walk(s, goal)
         return a if a is not None else self.unstick(s)
+
+    def listen_action(self, s, mask):
+        """LISTEN-1 at the door of a room never entered: listen once; with a band heard there,
+        rest in the doorway until everyone is nearly whole (a doorway is safe)."""
+        if not mask[A_LISTEN] or s.rations[0] <= 0:
+            return None
+        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
+        rooms = [int(s.room_of[0, f, y + DY[d], x + DX[d]]) for d in range(4)]
+        rooms = [r for r in rooms if r >= 0 and not s.room_entered[0, f, r]]
+        if not rooms:
+            return None
+        r = rooms[0]
+        if (f, r) not in self.listened:
+            self.listened.add((f, r))
+            return A_LISTEN
+        heard = s.room_heard[0, f, r] and s.band_kind[0, f, r, 0] >= 0
+        low = any(s.hp[0, m] < self.fit_for_band * s.ceiling[0, m] for m in self.standing(s))
+        return A_WAIT if heard and low else None
 
     def open_action(self, s, mask):
         """CHEST-1: a shut chest holds the room's items and map: open it once rested, the Rogue

@@ -343,6 +343,7 @@ class InvariantChecker:
         self._check_keeper(s, bad)
         self._check_classes(s, n, bad)
         self._check_magic(s, bad)
+        self._check_fights_in_full(s, bad)
         now = {
             "practice": s.practice.copy(),
             "lost": s.stat_lost.astype(np.int64),
@@ -569,6 +570,56 @@ class InvariantChecker:
             bad((s.foe_status & ~np.uint8(FS_MARKED | FS_BLIND | FS_BOUND) != 0).any(axis=1)),
             "unknown foe status bits",
             lambda e: f"foe_status {s.foe_status[e].tolist()}",
+        )
+
+    def _check_fights_in_full(self, s, bad) -> None:
+        """Issue 10: the bestiary record (kills never past meetings' worth of kinds met, learned
+        flags only the kind's own), lingering wandering bands (RUN-AWAY-1: real kinds with
+        hearts in 1..full, packed to the front, on a walkable tile of the floor), the log."""
+        from delve_env.engine.fightlog import LOG_SIZE
+        from delve_env.engine.tables import M_FLAGS, MONSTERS, NUM_MONSTERS
+
+        flags = MONSTERS[:, M_FLAGS].astype(np.int64)
+        self._add(
+            bad((s.kind_met < 0).any(axis=1) | (s.kind_killed < 0).any(axis=1)),
+            "bestiary count negative",
+            lambda e: f"met {s.kind_met[e].tolist()} killed {s.kind_killed[e].tolist()}",
+        )
+        self._add(
+            bad(((s.kind_learned.astype(np.int64) & ~flags[None, :]) != 0).any(axis=1)),
+            "bestiary learned a flag the kind has not",
+            lambda e: f"learned {s.kind_learned[e].tolist()}",
+        )
+        self._add(
+            bad(((s.kind_killed > 0) & (s.kind_met == 0)).any(axis=1)),
+            "a kind killed but never met",
+            lambda e: f"met {s.kind_met[e].tolist()} killed {s.kind_killed[e].tolist()}",
+        )
+        kind, hp = s.linger_kind.astype(np.int64), s.linger_hp.astype(np.int64)
+        alive = kind >= 0
+        full = np.where(alive, MONSTERS[np.clip(kind, 0, NUM_MONSTERS - 1), 1], 0) * 2
+        wrong = (kind >= NUM_MONSTERS) | (kind < -1) | (alive != (hp > 0)) | (hp > full)
+        gap = np.diff(alive.astype(np.int8), axis=2) > 0  # a gap before a living one
+        self._add(
+            bad(wrong.any(axis=(1, 2)) | gap.any(axis=(1, 2))),
+            "lingering band out of range",
+            lambda e: f"kinds {s.linger_kind[e].tolist()} hp {s.linger_hp[e].tolist()}",
+        )
+        H, W = s.tiles.shape[2], s.tiles.shape[3]
+        xs, ys = s.linger_xy[:, :, 0].astype(np.int64), s.linger_xy[:, :, 1].astype(np.int64)
+        inside = (xs >= 0) & (xs < W) & (ys >= 0) & (ys < H)
+        envs, floors = np.indices(xs.shape)
+        tile = s.tiles[envs, floors, np.clip(ys, 0, H - 1), np.clip(xs, 0, W - 1)]
+        walkable = inside & (tile != 0) & (tile != SECRET)
+        self._add(
+            bad((alive[:, :, 0] & ~walkable).any(axis=1)),
+            "lingering band off the walkable floor",
+            lambda e: f"xy {s.linger_xy[e].tolist()}",
+        )
+        self._add(
+            bad((s.log_n < -1) | (s.log[:, :LOG_SIZE, 0] < 0).any(axis=1)),
+            "fight log count or code out of range",
+            lambda e: f"log_n {s.log_n[e]}",
         )
 
     def _check_stores(self, s, f, x, y, prev, now, same) -> None:

@@ -23,6 +23,7 @@ from .engine.params import (
     P_CHEST_TRAP,
     P_CHEST_TRAP_PER_FLOOR,
     P_DEPTH,
+    P_FIGHT_LOG,
     P_GUARD_CHANCE,
     P_LANTERN_PACES,
     P_LISTEN_HEAR,
@@ -105,7 +106,7 @@ TUNABLES = {
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
-        "invalid_action", "task", "lock", "floor", *TUNABLES)  # fmt: skip
+        "invalid_action", "task", "lock", "floor", "fight_log", *TUNABLES)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class Config:
     task: str = "game"  # or a sub-task: "vault", "explore", "combat"
     lock: str = "wall"  # the vault task's lock
     floor: int = 1  # the sub-task's floor
+    fight_log: bool = False  # info["log"]: what each step's fights did (engine/fightlog.py)
     # Tunables (TUNABLES; None: the difficulty's value, in params.py)
     guard_chance: float | None = None
     room_gold_chance: float | None = None
@@ -183,6 +185,8 @@ class Config:
             raise ValueError(f"depth must be an integer in 2..{MAX_DEPTH}, got {self.depth!r}")
         if not (_is_int(self.max_steps) and self.max_steps >= 1):
             raise ValueError(f"max_steps must be a positive integer, got {self.max_steps!r}")
+        if not isinstance(self.fight_log, (bool, np.bool_)):
+            raise ValueError(f"fight_log must be True or False, got {self.fight_log!r}")
         _choice("task", self.task, TASKS)
         _choice("lock", self.lock, LOCKS)
         top = MAX_DEPTH - 1 if self.task == "explore" else MAX_DEPTH  # explore needs a floor below
@@ -207,6 +211,7 @@ class Config:
         overrides = {
             P_MAX_STEPS: self.max_steps,
             P_REWARD_SHAPED: float(self.reward_mode == "shaped"),
+            P_FIGHT_LOG: float(bool(self.fight_log)),
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
@@ -221,11 +226,11 @@ class Config:
 
     def snapshot_dict(self) -> dict:
         """The config as a snapshot records it (JSON-able): every key but `render_mode` and
-        `invalid_action`, which do not change the game; the party as a list, and `depth` as
+        `invalid_action` and `fight_log`, which do not change the game; the party as a list, and `depth` as
         the dungeon's actual depth (so `depth=None` and the depth it stands for compare equal);
         likewise every tunable as the value the game is played with."""
         d = asdict(self)
-        del d["render_mode"], d["invalid_action"]
+        del d["render_mode"], d["invalid_action"], d["fight_log"]
         d["party"] = list(self.party)
         p = self.params()
         d["depth"] = int(p[P_DEPTH])

@@ -4,7 +4,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
 
-from . import reports, snapshot
+from . import fightlog, reports, snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
@@ -108,13 +108,18 @@ class DelveEnv(gym.Env):
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
     view), `party` (5 x 22), `status` (75), `fight` (77), `puzzle` (132), `pack` (5 x 11 x 4),
     `shop` (52: in a store, each line's item, price and whether it can be bought now),
-    `magic` (5 x 90: each member's powers ready and their costs, true names, what is on it).
+    `magic` (5 x 90: each member's powers ready and their costs, true names, what is on it),
+    `bestiary` (24 x 9: per monster kind, times met, kills and the specials learned).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
     `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
     the small event terms of `engine/rewards.py`.
+
+    With `fight_log=True`, `info["log"]` lists what the step's fights did as dicts (attacks
+    with both rolls, damage, bites, drains, bribes asked and paid, kills, death saves, deaths,
+    raises: `delve_env/fightlog.py`); off by default, at no cost.
 
     ## Episode end
     Terminated on a win (the king alive in the courtyard) or a loss (everyone dead, or the
@@ -183,6 +188,8 @@ class DelveEnv(gym.Env):
         terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
         info = self._info()
         info["invalid_action"] = bool(self.engine.invalid[0])
+        if self.config.fight_log:
+            info["log"] = fightlog.decode(self.engine.state, 0)
         if terminated or truncated:
             self._running = False
             info["episode_stats"] = episode_stats(self.engine.state, 0)

@@ -92,6 +92,9 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
         "stair_up_y": (0, H - 1, y_col),
         "stair_down": (0, W - 1, x_col),
         "stair_down_y": (0, H - 1, y_col),
+        "linger_kind": (-1, NUM_MONSTERS - 1, None),  # RUN-AWAY-1: a band left in a hall
+        "linger_xy": (0, W - 1, x_col),
+        "linger_xy_y": (0, H - 1, y_col),
     }
 
 

@@ -5,6 +5,7 @@ from gymnasium.spaces import MultiDiscrete
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from . import fightlog
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
@@ -86,6 +87,11 @@ class DelveVectorEnv(VectorEnv):
         info = {"action_mask": masks, "invalid_action": eng.invalid.copy()}
         if eng.state.keeper_new.any():  # SIX-1: bit k = Sixpence's event k this step
             info["keeper"] = eng.state.keeper_new.copy()
+        if self.config.fight_log:  # per slot, what its step's fights did (fightlog.py)
+            logs = np.empty(self.num_envs, dtype=object)
+            for e in range(self.num_envs):
+                logs[e] = fightlog.decode(eng.state, e)
+            info["log"], info["_log"] = logs, np.ones(self.num_envs, dtype=np.bool_)
         if self._done.any():
             stats = np.empty(self.num_envs, dtype=object)
             for e in np.flatnonzero(self._done):

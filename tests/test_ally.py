@@ -3,7 +3,7 @@
 from delve_env.engine.actions import A_USE, select_action
 from delve_env.engine.fights import ally_attack
 from delve_env.engine.layout import FIGHT_ALLY, FIGHT_ALLY_HP
-from delve_env.engine.tables import EXPLORE, FIGHT, KINDS_PER_TIER, SUMMONING_STONE
+from delve_env.engine.tables import EXPLORE, FIGHT, SUMMONING_STONE, TIER_KINDS
 
 GOBLIN = 1
 PACK = 3  # the first pack slot
@@ -28,7 +28,7 @@ def test_item_1_a_summoning_stone_calls_an_ally_into_this_fight(scene):
     scene.fight([GOBLIN], hps=[30000])
     scene.act(select_action(m, PACK))
     scene.act(A_USE + m)
-    assert s.mode[0] == FIGHT and 0 <= s.ally_kind[0] < KINDS_PER_TIER and s.ally_hp[0] > 0
+    assert s.mode[0] == FIGHT and s.ally_kind[0] in TIER_KINDS[0] and s.ally_hp[0] > 0
     fight = scene.obs()["fight"]
     assert fight[FIGHT_ALLY] == s.ally_kind[0] + 1 and fight[FIGHT_ALLY_HP] == s.ally_hp[0]
     assert (s.item[0, :, :] != SUMMONING_STONE).all()

@@ -20,8 +20,8 @@ from delve_env.engine.tables import (
     EV_KILL,
     EXPLORE,
     FIGHT,
-    KINDS_PER_TIER,
     READY,
+    TIER_KINDS,
 )
 
 GOBLIN = 1  # tables.MONSTER_NAMES
@@ -41,7 +41,7 @@ def test_court_2_a_bout_starts_in_the_courtyard_against_a_floor_one_band():
     scene.act(A_TRAIN)
     assert s.practice[0] and s.mode[0] == FIGHT and s.floor[0] == 0 and s.stat_bouts[0] == 1
     kinds = s.foe_kind[0][s.foe_kind[0] >= 0]
-    assert len(kinds) >= 1 and (kinds < KINDS_PER_TIER).all()  # tier 0: floors 1-3
+    assert len(kinds) >= 1 and np.isin(kinds, TIER_KINDS[0]).all()  # tier 0: floors 1-3
     assert s.stat_fights[0] == fights and s.pace[0] == pace and s.gold[0] == gold
     assert scene.obs()["status"][STATUS_PRACTICE] == 1
     assert not scene.legal(A_TRAIN)

@@ -329,11 +329,12 @@ def test_attack_1_a_ranged_attack_that_loses_simply_misses(scene):
 @pytest.mark.nojit
 def test_attack_2_the_target_counter_attacks_only_if_every_attack_fails(scene):
     """ATTACK-2: the wizard attacks a goblin twice in one action: the goblin strikes back
-    only when both attacks fail (0.525^2), never when one of them hits, even on a tie."""
+    only when no attack beat it, each failed or tied (0.55^2: a tie hits both, ATTACK-1),
+    never when one of them won."""
     foe_hit, member_hit = exchanges(scene, 2, GOBLIN, num_attacks=2)
-    assert not (foe_hit & member_hit).any()
-    miss = np.mean(DIFF - MONSTERS[GOBLIN, M_DEF] < 0)
-    assert abs(member_hit.mean() - miss**2) < 0.025
+    assert (foe_hit & member_hit).any()  # a tie and a miss
+    no_win = np.mean(DIFF - MONSTERS[GOBLIN, M_DEF] <= 0)
+    assert abs(member_hit.mean() - no_win**2) < 0.025
 
 
 def test_attack_2_bonus_dice_are_rolled_once_and_added_to_each_attack(scene):

@@ -516,6 +516,7 @@ BAD_CONFIG = {
     "task": [("boss", "task must be one of")],
     "lock": [("door", "lock must be one of")],
     "floor": [(0, "floor must be an integer in 1..12"), (13, "floor must be an integer")],
+    "fight_log": [("yes", "fight_log must be True or False"), (1, "fight_log must be True")],
     # tunables (config.TUNABLES): chances in [0, 1], counts and dice integers in a range
     "guard_chance": [(1.5, "guard_chance must be a number in [0, 1]"), (True, "number")],
     "room_gold_chance": [(-0.1, "room_gold_chance must be a number in [0, 1]")],

@@ -113,9 +113,13 @@ def dungeons(depth: int = 12, seeds=SEEDS, **config):
 
 
 def band_sizes(**config) -> dict[int, list[int]]:
-    """Monsters per guarding band, by floor tier, every room guarded."""
+    """Monsters per guarding band, by floor tier, every room guarded (but the king's and the
+    book's rooms, whose guards are one stronger: MON-2, docs/rules-fights10.md)."""
     sizes: dict[int, list[int]] = {t: [] for t in range(4)}
     for s, f, r, _ in dungeons(guard_chance=1.0, **config):
+        depth = s.tiles.shape[1] - 1
+        if (f == s.book_floor[0] and r == s.book_room[0]) or (f == depth and r == s.king_room[0]):
+            continue
         sizes[tier_of(f)].append(int((s.band_kind[0, f, r] >= 0).sum()))
     return sizes
 

@@ -3,6 +3,7 @@ gives."""
 
 from numba import njit
 
+from .fightlog import LOG_BRIBE, log_event
 from .fights import end_fight_for_room, is_foe_alive, monster_round, num_foes_alive, win_fight
 from .loot import take_item
 from .moving import reveal_floor, reveal_room
@@ -79,7 +80,10 @@ def ask_bribe(s, p, e, rng):
     """BRIBE-1: ask once; with the band's chance it is paid, else the band takes a free round
     and the fight goes on (the asking takes no member's turn)."""
     s.bribe_asked[e] = True
-    if chance(rng, e, bribe_chance(s, e) / 100.0):
+    odds, price = bribe_chance(s, e), bribe_price(s, e)
+    taken = chance(rng, e, odds / 100.0)
+    log_event(s, e, LOG_BRIBE, odds, price, 1 if taken else 0, 0, 0)
+    if taken:
         take_bribe(s, p, e, rng)
         return
     monster_round(s, p, e, rng)

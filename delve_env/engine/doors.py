@@ -6,6 +6,7 @@ band is there.
 
 from numba import njit
 
+from .bestiary import meet_band
 from .floors import DX, DY
 from .food import pass_pace
 from .layout import BAND_HERE
@@ -48,6 +49,8 @@ def listen(s, p, e, rng):
     s.stat_listens[e] += 1
     pass_pace(s, p, e, rng)
     if has_band(s, e, f, r) and (s.effects[e, ESP] > 0 or chance(rng, e, p[P_LISTEN_HEAR])):
+        if not s.room_heard[e, f, r]:  # the bestiary record: a band heard is met once
+            meet_band(s, e, s.band_kind[e, f, r], False)
         s.room_heard[e, f, r] = True
         s.room_code[e, f, r] = BAND_HERE  # the crop shows the band behind the door
         s.events[e] |= EV_HEARD

@@ -3,7 +3,23 @@
 
 from numba import njit
 
-from .monsters import monster_hearts
+from .bestiary import count_kill, learn_special, meet_band
+from .fightlog import (
+    DRAIN_CEILING,
+    DRAIN_FOOD,
+    DRAIN_XP,
+    LOG_ALLY_ATTACK,
+    LOG_ARMOR_BITE,
+    LOG_ATTACK,
+    LOG_DRAIN,
+    LOG_HIT_FOE,
+    LOG_HIT_MEMBER,
+    LOG_KILL,
+    LOG_METAL_BITE,
+    LOG_MONSTER_ATTACK,
+    log_event,
+)
+from .monsters import monster_hearts, random_kind
 from .moving import land_in_hall
 from .params import (
     P_FRONT_AIM,
@@ -45,7 +61,6 @@ from .tables import (
     I_FLAT,
     I_RANGED,
     ITEMS,
-    KINDS_PER_TIER,
     M_ATK,
     M_AV,
     M_DEF,
@@ -69,7 +84,6 @@ from .tables import (
     PRIME_SMITE,
     READY,
     ROGUE,
-    tier_of,
 )
 from .traits import (
     ROGUE_DAGGERS,
@@ -135,6 +149,7 @@ def line_up(s, p, e, room):
     s.hidden[e, :] = False
     if not s.practice[e]:  # a practice bout counts in stat_bouts only (COURT-2)
         s.stat_fights[e] += 1
+        meet_band(s, e, s.foe_kind[e], True)  # the bestiary record
     s.events[e] |= EV_FIGHT
 
 
@@ -236,9 +251,12 @@ def damage_foe(s, p, e, m, k, amount, rng):
     off) from foe k; the last blow earns the kill (XP-1). A practice kill (COURT-2) gives the
     practice share of that XP, only to a member below the practice level, and is no kill in
     the statistics or events (no shaped reward to farm)."""
-    if amount <= 0 or not is_foe_alive(s, e, k):
+    if not is_foe_alive(s, e, k):
         return
+    kind = s.foe_kind[e, k]
+    amount = max(0, amount)
     s.foe_hp[e, k] = max(0, int(s.foe_hp[e, k]) - amount)
+    log_event(s, e, LOG_HIT_FOE, m, k, kind, amount, s.foe_hp[e, k])
     if s.foe_hp[e, k] == 0:
         xp = int(s.foe_max[e, k] * p[P_KILL_XP])
         if s.practice[e]:
@@ -247,27 +265,34 @@ def damage_foe(s, p, e, m, k, amount, rng):
             return
         s.stat_kills[e] += 1
         s.events[e] |= EV_KILL
+        count_kill(s, e, kind)
+        log_event(s, e, LOG_KILL, m, k, kind, xp, 0)
         gain_xp(s, p, e, m, xp, rng)
 
 
 @njit(cache=True)
-def bite_weapon(s, e, m):
-    """GEAR-EAT-1: a metal eater wears the ready weapon by one; ground to nothing, it is gone
+def bite_weapon(s, e, m, k):
+    """GEAR-EAT-1: metal eater k wears the ready weapon by one; ground to nothing, it is gone
     and the hand is empty."""
     kind = s.item[e, m, READY]
     if kind == 0:
         return
     s.item_wear[e, m, READY] += 1
     s.events[e] |= EV_METAL_BITE
+    learn_special(s, e, s.foe_kind[e, k], MF_METAL_EATER)  # the bestiary record
     dice, flat = weapon_left(kind, s.item_wear[e, m, READY])
-    if dice == 0 and flat == 0:
+    gone = dice == 0 and flat == 0
+    log_event(
+        s, e, LOG_METAL_BITE, k, s.foe_kind[e, k], m, s.item_wear[e, m, READY], 1 if gone else 0
+    )
+    if gone:
         drop_item(s, e, m, READY)
     s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
 
 
 @njit(cache=True)
-def grind_armor(s, e, m):
-    """GEAR-EAT-2: an armor eater takes 1 AV off the shield while it has any, else off the
+def grind_armor(s, e, m, k):
+    """GEAR-EAT-2: armor eater k takes 1 AV off the shield while it has any, else off the
     armor; a piece at 0 AV keeps its row until repaired."""
     for slot in (OFF_HAND, ARMOR):
         kind = s.item[e, m, slot]
@@ -275,6 +300,8 @@ def grind_armor(s, e, m):
             s.item_wear[e, m, slot] += 1
             s.events[e] |= EV_ARMOR_BITE
             s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+            learn_special(s, e, s.foe_kind[e, k], MF_ARMOR_EATER)  # the bestiary record
+            log_event(s, e, LOG_ARMOR_BITE, k, s.foe_kind[e, k], m, slot, s.item_wear[e, m, slot])
             return
 
 
@@ -290,20 +317,27 @@ def hit_member(s, p, e, k, m, rng):
     if s.practice[e]:  # COURT-2: a practice blow only wounds
         flags = 0
     if flags & MF_METAL_EATER:
-        bite_weapon(s, e, m)
+        bite_weapon(s, e, m, k)
     if flags & MF_ARMOR_EATER:
-        grind_armor(s, e, m)
+        grind_armor(s, e, m, k)
     if damage <= 0:
+        return
+    special = flags & (MF_DRAINER | MF_XP_DRAINER | MF_FOOD_THIEF)
+    if special == 0:
+        wound(s, e, m, damage, rng)
+        log_event(s, e, LOG_HIT_MEMBER, k, kind, m, damage, s.hp[e, m])
         return
     if flags & MF_DRAINER:
         lower_ceiling(s, e, m, damage)
+        what, special = DRAIN_CEILING, MF_DRAINER
     elif flags & MF_XP_DRAINER:
         s.xp[e, m] = max(0, s.xp[e, m] - XP_PER_DRAIN * damage)
-    elif flags & MF_FOOD_THIEF:
-        s.rations[e] = max(0, s.rations[e] - damage)
+        what, special = DRAIN_XP, MF_XP_DRAINER
     else:
-        wound(s, e, m, damage, rng)
-        return
+        s.rations[e] = max(0, s.rations[e] - damage)
+        what = DRAIN_FOOD
+    learn_special(s, e, kind, special)  # the bestiary record
+    log_event(s, e, LOG_DRAIN, k, kind, m, what, damage)
     s.events[e] |= EV_DRAINED
     s.dirty[e] |= DIRTY_PARTY
 
@@ -312,10 +346,12 @@ def hit_member(s, p, e, k, m, rng):
 def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     """ATTACK-1..2: the acting member's d20 + skill + bonus (+ luck die) against foe k's d20 +
     defense, once per attack; the bonus dice are rolled once for all of them. Each higher or
-    tied roll hits. A melee strike that fails takes the counter-blow; with several attacks,
-    only when all of them fail. A single tie hits both. Class features (CLASS-1): a primed
-    double strike or dual-wielding adds an attack, ferocious strike and charge! give advantage,
-    focus and a blessing add a d6 (`traits`); they are spent by this attack (`strike_foe`)."""
+    tied roll hits. A melee strike that wins no exchange outright takes the counter-blow: a
+    failed one, and a tie (a tie hits both); with several attacks, only when none of them won
+    (ATTACK-2: the target counters only if all of them fail to beat it). Class features
+    (CLASS-1): a primed double strike or dual-wielding adds an attack, ferocious strike and
+    charge! (and a spell's mark) give advantage, focus and a blessing add a d6 (`traits`);
+    they are spent by this attack (`strike_foe`)."""
     m = s.order[e, s.actor[e]]
     kind = s.foe_kind[e, k]
     if s.hidden[e, m] or s.invisible[e, m]:  # MON-2: attacking gives the attacker away
@@ -331,19 +367,18 @@ def member_attack(s, p, e, k, use_luck, num_attacks, rng):
     num_attacks = max(num_attacks, primed_attacks(s, e, m))
     advantage = has_advantage(s, e, m) or (s.foe_status[e, k] & FS_MARKED) != 0
     s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_MARKED  # a mark gives one advantage
-    hits, ties = 0, 0
+    wins = 0
     for _ in range(num_attacks):
         mine = d20(rng, e, advantage) + bonus
         theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)
-        if mine >= theirs:
-            hits += 1
-            ties += mine == theirs
-            if is_foe_alive(s, e, k):
-                strike_foe(s, p, e, m, k, surprised, rng)
+        log_event(s, e, LOG_ATTACK, m, k, kind, mine, theirs)
+        wins += mine > theirs
+        if mine >= theirs and is_foe_alive(s, e, k):
+            strike_foe(s, p, e, m, k, surprised, rng)
     spend_attack_primes(s, e, m)
     melee = not is_ranged_weapon(s.item[e, m, READY])
     counters = melee and (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
-    if counters and not surprised and (hits == 0 or (num_attacks == 1 and ties == 1)):
+    if counters and not surprised and wins == 0:
         hit_member(s, p, e, k, m, rng)
 
 
@@ -398,7 +433,7 @@ def holy_sword_attack(s, p, e, rng):
 def summon_ally(s, p, e, rng):
     """ITEM-1: a summoning stone calls a monster of the floor's tier to fight for the party
     for the rest of this fight, at full hearts."""
-    kind = tier_of(s.floor[e]) * KINDS_PER_TIER + randint(rng, e, KINDS_PER_TIER)
+    kind = random_kind(s.floor[e], rng, e)
     s.ally_kind[e] = kind
     s.ally_hp[e] = monster_hearts(p, kind)
 
@@ -422,9 +457,15 @@ def ally_attack(s, p, e, rng):
     ally, foe = s.ally_kind[e], s.foe_kind[e, target]
     mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
     theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
+    damage = 0
     if mine >= theirs:
         damage = roll(rng, e, MONSTERS[ally, M_DICE]) + MONSTERS[ally, M_FLAT] - MONSTERS[foe, M_AV]
-        s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - max(0, damage))
+        damage = max(0, damage)
+        s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - damage)
+    log_event(s, e, LOG_ALLY_ATTACK, target, foe, mine, theirs, damage)
+    if damage > 0 and s.foe_hp[e, target] == 0 and not s.practice[e]:
+        count_kill(s, e, foe)  # the bestiary record (no XP: XP-1)
+        log_event(s, e, LOG_KILL, -1, target, foe, 0, 0)
 
 
 @njit(cache=True)
@@ -480,13 +521,15 @@ def monster_attack(s, p, e, k, rng):
 
 @njit(cache=True)
 def attack_member(s, p, e, k, m, rng):
-    """Foe k attacks member m: the target's d20 resists; a melee target counters."""
+    """ATTACK-1: foe k's d20 + attack against member m's d20; the higher hits, and a tie hits
+    both where both can hit: a melee foe and a member with a melee weapon (or none)."""
     kind = s.foe_kind[e, k]
     theirs = randint(rng, e, 20) + 1
     if s.foe_status[e, k] & FS_BLIND:  # blinded: the worse of two d20s
         theirs = min(theirs, randint(rng, e, 20) + 1)
     theirs += MONSTERS[kind, M_ATK] + int(p[P_MONSTER_ATK])
     mine = randint(rng, e, 20) + 1 + roll_bonus(s, e, m, rng)  # a blessing helps resist
+    log_event(s, e, LOG_MONSTER_ATTACK, k, kind, m, theirs, mine)
     melee = (MONSTERS[kind, M_FLAGS] & MF_RANGED) == 0
     counters = melee and not is_ranged_weapon(s.item[e, m, READY])
     if theirs >= mine:
@@ -573,28 +616,65 @@ def end_turn(s, p, e, rng):
 
 @njit(cache=True)
 def run_away(s, e, rng):
-    """RUN-AWAY-1: the band keeps its wounds in its room; the party lands in a random hall.
-    Running from a practice bout ends it where it was, in the courtyard (COURT-2)."""
+    """RUN-AWAY-1: the band keeps its wounds where it was: in its room, or a wandering band on
+    the tile of the fight (`linger_*`, one a floor: a newer one takes the place of an older);
+    the party lands in a random hall. Running from a practice bout ends it where it was, in
+    the courtyard (COURT-2)."""
     if s.practice[e]:
         s.events[e] |= EV_FLED
         end_bout(s, e)
         return
     f, room = s.floor[e], s.fight_room[e]
     if room >= 0:
-        s.band_kind[e, f, room, :] = -1
-        s.band_hp[e, f, room, :] = 0
-        n = 0
-        for k in range(MAX_FOES):
-            if is_foe_alive(s, e, k):  # the living keep their wounds, packed to the front
-                s.band_kind[e, f, room, n] = s.foe_kind[e, k]
-                s.band_hp[e, f, room, n] = s.foe_hp[e, k]
-                n += 1
+        keep_band(s, e, s.band_kind[e, f, room], s.band_hp[e, f, room])
+    else:
+        keep_band(s, e, s.linger_kind[e, f], s.linger_hp[e, f])
+        s.linger_xy[e, f, 0], s.linger_xy[e, f, 1] = s.x[e], s.y[e]
     s.foe_kind[e, :] = -1
     s.mode[e] = EXPLORE
     s.sneaker[e] = -1
     s.stat_flights[e] += 1
     s.events[e] |= EV_FLED
     land_in_hall(s, e, rng)
+
+
+@njit(cache=True)
+def keep_band(s, e, kinds, hps):
+    """The living foes, wounds and all, packed to the front of `kinds` / `hps` (a room's band
+    or a floor's lingering one); the rest of the rows emptied."""
+    kinds[:] = -1
+    hps[:] = 0
+    n = 0
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k):
+            kinds[n] = s.foe_kind[e, k]
+            hps[n] = s.foe_hp[e, k]
+            n += 1
+
+
+@njit(cache=True)
+def has_lingering_band(s, e, f):
+    """RUN-AWAY-1: floor f holds a wandering band the party fled from."""
+    return s.linger_kind[e, f, 0] >= 0 and s.linger_hp[e, f, 0] > 0
+
+
+@njit(cache=True)
+def meet_lingering_band(s, p, e, rng):
+    """RUN-AWAY-1: a party that walks (or waits, or searches) onto the tile where it left a
+    wandering band fights it again, wounds and all (with the initiative roll, FIGHT-2).
+    Returns whether it did."""
+    f = s.floor[e]
+    if f == 0 or not has_lingering_band(s, e, f):
+        return False
+    if s.linger_xy[e, f, 0] != s.x[e] or s.linger_xy[e, f, 1] != s.y[e]:
+        return False
+    for k in range(MAX_FOES):
+        s.foe_kind[e, k] = s.linger_kind[e, f, k]
+        s.foe_hp[e, k] = s.linger_hp[e, f, k]
+    s.linger_kind[e, f, :] = -1
+    s.linger_hp[e, f, :] = 0
+    start_fight(s, p, e, -1, rng)
+    return True
 
 
 @njit(cache=True)

@@ -3,7 +3,8 @@
 Every value of the observation is a small unsigned integer (a code, a count or a capped
 amount) in one `OBS_BYTES`-long uint8 record per env, so the engine writes one contiguous row
 per env and the vector env hands it out with one copy. The Gymnasium Dict (`map`, `party`,
-`status`, `fight`, `puzzle`, `pack`, `shop`, `magic`) is a set of views into that record (`KEYS`).
+`status`, `fight`, `puzzle`, `pack`, `shop`, `magic`, `bestiary`) is a set of views into that
+record (`KEYS`).
 
 Each field below is declared once with its range and meaning; compiled code indexes the
 record with the returned offsets, `docs/OBSERVATION.md` and the `DelveEnv` docstring are
@@ -98,7 +99,8 @@ MAP = Key("map", (2, CROP), "channel 0: the crop around the party; channel 1: th
 MAP_CELL = MAP.add(
     "tile", MAX_MAP_CODE, "channel 0, one tile each: 0 fog, 1 rock (or an unfound secret "
     "door), 2 hall, 3 room, 4 door, 6 stair down, 7 stair up, 8 off the map, 9 an entered "
-    "room's band, 10 an entered room's loot. Channel 1, one block of the floor each: 0 unseen, "
+    "(or heard) room's band, or on its tile a wandering band fled from (RUN-AWAY-1), 10 an "
+    "entered room's loot. Channel 1, one block of the floor each: 0 unseen, "
     "1 seen, 2 room, 3 stair down, 4 stair up, 5 the party",
     count=CROP,
 )  # fmt: skip
@@ -311,7 +313,17 @@ SHOP_REPAIR = SHOP.add(
     "repair price", CAP, "what repairing the selected item costs, in fives rounded up; 0 none"
 )
 
-KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK, SHOP, MAGIC)  # the Dict's keys, in record order
+# --- bestiary: one row per monster kind, what the party met and learned (VIEW-1, issue 10) ---
+BESTIARY = Key("bestiary", (NUM_MONSTERS,), "one row per monster kind (tables.MONSTER_NAMES)")
+BEST_MET = BESTIARY.add("met", CAP, "fights with the kind, and its bands heard at doors")
+BEST_KILLED = BESTIARY.add("killed", CAP, "of the kind killed by the party or its ally")
+BEST_LEARNED = BESTIARY.add(
+    "learned", 1, "seen: eats metal, eats armor, drains the ceiling, drains XP, steals food, "
+    "undead or fiend, ranged (the last two once met in a fight; the rest once done to the "
+    "party)", count=7,
+)  # fmt: skip
+
+KEYS = (MAP, PARTY, STATUS, FIGHT, PUZZLE, PACK, SHOP, MAGIC, BESTIARY)  # the Dict's keys, in order
 OFFSETS = {}
 _at = 0
 for _key in KEYS:
@@ -319,18 +331,14 @@ for _key in KEYS:
     _at += _key.nbytes
 OBS_BYTES = _at
 # plain ints for compiled code: where each key starts, its bytes, the size of a row
-MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT, SHOP_AT, MAGIC_AT = (
+MAP_AT, PARTY_AT, STATUS_AT, FIGHT_AT, PUZZLE_AT, PACK_AT, SHOP_AT, MAGIC_AT, BESTIARY_AT = (
     OFFSETS[k.name] for k in KEYS
 )
 (MAP_BYTES, PARTY_BYTES, STATUS_BYTES, FIGHT_BYTES, PUZZLE_BYTES, PACK_BYTES, SHOP_BYTES,
- MAGIC_BYTES) = (k.nbytes for k in KEYS)  # fmt: skip
-PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW, MAGIC_ROW = (
-    PARTY.size,
-    FOE.size,
-    PACK.size,
-    LINE.size,
-    MAGIC.size,
-)
+ MAGIC_BYTES, BESTIARY_BYTES) = (k.nbytes for k in KEYS)  # fmt: skip
+PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW, MAGIC_ROW, BEST_ROW = (
+    PARTY.size, FOE.size, PACK.size, LINE.size, MAGIC.size, BESTIARY.size
+)  # fmt: skip
 
 
 _CUTS = tuple((k.name, OFFSETS[k.name], OFFSETS[k.name] + k.nbytes, k.shape) for k in KEYS)

@@ -44,7 +44,11 @@ def stock_floor(s, p, e, f, g):
         if chance(g, 0, p[P_ROOM_ITEM_CHANCE]):
             s.room_items[e, f, r, 0] = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, 8)]
         if chance(g, 0, p[P_GUARD_CHANCE]):  # RUN-2: the book's and king's rooms too
-            roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])
+            # MON-1: the king's and the book's guards are one stronger (bands of 1-6)
+            quest = (f == s.book_floor[e] and r == s.book_room[e]) or (
+                f == s.floor_visited.shape[1] - 1 and r == s.king_room[e]
+            )
+            roll_band(p, f, 1 if quest else 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])
         else:
             s.band_kind[e, f, r, :] = -1
             s.band_hp[e, f, r, :] = 0

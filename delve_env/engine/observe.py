@@ -13,10 +13,16 @@ from .chests import chest_here, is_chest_shut
 from .classes import can_choose, owed_level, pending_member
 from .doors import door_room
 from .features import feature_here
-from .fights import is_foe_alive, weapon_left
+from .fights import has_lingering_band, is_foe_alive, weapon_left
 from .food import meal_interval
 from .layout import (
     BAND_HERE,
+    BEST_KILLED,
+    BEST_LEARNED,
+    BEST_MET,
+    BEST_ROW,
+    BESTIARY_AT,
+    BESTIARY_BYTES,
     CAP,
     COARSE_PARTY,
     CROP,
@@ -180,6 +186,8 @@ from .tables import (
     CHEST_NONE,
     CHEST_OPEN,
     CHOICE,
+    EV_FIGHT,
+    EV_HEARD,
     FEAT_BATH,
     FEAT_STATUE,
     FIGHT,
@@ -204,6 +212,7 @@ from .tables import (
     NUM_ITEM_SLOTS,
     NUM_ITEMS,
     NUM_KEEPER_EVENTS,
+    NUM_MONSTERS,
     NUM_NAMES,
     NUM_POWERS,
     NUM_SPELLS,
@@ -292,6 +301,10 @@ def observe_map(s, e, out):
             out[n + i * CROP + j] = coarse[i, j]
     ch, cw = (H + CROP - 1) // CROP, (W + CROP - 1) // CROP
     out[n + (s.y[e] // ch) * CROP + s.x[e] // cw] = COARSE_PARTY
+    if has_lingering_band(s, e, f):  # RUN-AWAY-1: the band fled from stays on its tile
+        i, j = s.linger_xy[e, f, 1] - s.y[e] + half, s.linger_xy[e, f, 0] - x0
+        if 0 <= i < CROP and 0 <= j < CROP:
+            out[i * CROP + j] = BAND_HERE
 
 
 @njit(cache=True)
@@ -547,6 +560,20 @@ def observe_magic(s, p, e, out):
             row[MAGIC_OPTIONS + level] = s.options[e, m, level] + 1
 
 
+def observe_bestiary(s, e, out):
+    """VIEW-1's BESTIARY: per kind, times met, kills and the flags learned (bestiary.py)."""
+    out[:] = 0
+    for kind in range(NUM_MONSTERS):
+        if s.kind_met[e, kind] == 0:
+            continue
+        row = out[kind * BEST_ROW : (kind + 1) * BEST_ROW]
+        row[BEST_MET] = cap(s.kind_met[e, kind])
+        row[BEST_KILLED] = cap(s.kind_killed[e, kind])
+        learned = int(s.kind_learned[e, kind])
+        for bit in range(7):  # tables.MF_* in order: metal eater .. ranged
+            row[BEST_LEARNED + bit] = (learned >> bit) & 1
+
+
 @njit(cache=True)
 def observe(s, p, e, record, full):
     """Write env e's observation into its record: the parts its last step marked dirty (all of
@@ -571,4 +598,8 @@ def observe(s, p, e, record, full):
         observe_shop(s, p, e, record[SHOP_AT : SHOP_AT + SHOP_BYTES])
     if dirty & (DIRTY_PARTY | DIRTY_MAGIC):
         observe_magic(s, p, e, record[MAGIC_AT : MAGIC_AT + MAGIC_BYTES])
+    # met, killed, learned: only in a fight (one may start and end within a step: an ambush
+    # beaten by its counter-blows) or on hearing a band
+    if dirty == DIRTY_ALL or mode == FIGHT or s.events[e] & (EV_FIGHT | EV_HEARD):
+        observe_bestiary(s, e, record[BESTIARY_AT : BESTIARY_AT + BESTIARY_BYTES])
     observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

@@ -70,8 +70,9 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_LISTEN_HEAR,  # LISTEN-1 chance a band behind the door is heard
     P_BRIBE_REVEAL,  # BRIBE-2 chance a paid band reveals the floor's rooms
     P_BRIBE_STONE,  # BRIBE-2 chance a paid band hands over a summoning stone
+    P_FIGHT_LOG,  # 1: the engine writes the fight log of each step (fightlog.py), 0: off
     NUM_PARAMS,
-) = range(61)
+) = range(62)
 
 TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
@@ -161,6 +162,7 @@ COMMON = {
     P_LISTEN_HEAR: 1 / 3,
     P_BRIBE_REVEAL: 0.5,
     P_BRIBE_STONE: 0.25,
+    P_FIGHT_LOG: 0,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

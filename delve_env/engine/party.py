@@ -5,6 +5,7 @@ Rules: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2.
 
 from numba import njit
 
+from .fightlog import LOG_DEATH, LOG_RAISE, LOG_SAVE, log_event
 from .params import P_XP_FACTOR
 from .rng import randint, roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
@@ -174,12 +175,14 @@ def death_save(s, e, m, rng):
     if total < 6 and s.luck[e, m] > 0:
         s.luck[e, m] -= 1  # LUCK-2: spent automatically on a failed save
         total += roll(rng, e, 1)
+    log_event(s, e, LOG_SAVE, m, total, 1 if total >= 6 else 0, 0, 0)
     if total >= 6:
         s.hp[e, m] = 1
     else:
         s.hp[e, m] = 0
         s.events[e] |= EV_DEATH
         s.stat_lost[e] += 1
+        log_event(s, e, LOG_DEATH, m, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -245,6 +248,7 @@ def raise_member(s, e, m):
     s.dirty[e] |= DIRTY_PARTY | DIRTY_PACK  # who stands decides who may take things
     s.hp[e, m] = 1
     s.raised[e, m] += 1
+    log_event(s, e, LOG_RAISE, m, s.raised[e, m], 0, 0, 0)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ from collections import namedtuple
 
 import numpy as np
 
+from .fightlog import LOG_COLS, LOG_SIZE
 from .tables import (
     MAX_FOES,
     MAX_MEMBERS,
@@ -16,6 +17,7 @@ from .tables import (
     MAX_ROOMS,
     NUM_EFFECTS,
     NUM_ITEM_SLOTS,
+    NUM_MONSTERS,
     NUM_SPELLS,
     ROOM_ITEMS,
     ROOM_PAGES,
@@ -174,6 +176,15 @@ FIELDS = {
     "stat_sneaks": ((), np.int16),  # sneaks into rooms (SNEAK-1)
     "stat_casts": ((), np.int16),  # powers used (spells, features, names)
     "stat_choices": ((), np.int16),  # level options chosen (CHOICE-1)
+    # --- fights in full (issue 10): the bestiary, bands left in halls, the fight log ---
+    "kind_met": ((NUM_MONSTERS,), np.int16),  # fights and bands heard with the kind (VIEW-1)
+    "kind_killed": ((NUM_MONSTERS,), np.int16),  # kinds killed by the party or its ally
+    "kind_learned": ((NUM_MONSTERS,), np.uint8),  # tables.MF_* bits the party has seen it use
+    "linger_kind": (("F", MAX_FOES), np.int8),  # a wandering band fled from, -1 none (RUN-AWAY-1)
+    "linger_hp": (("F", MAX_FOES), np.int16),  # its hearts left
+    "linger_xy": (("F", 2), np.int16),  # the tile where it stays: x, y
+    "log": ((LOG_SIZE, LOG_COLS), np.int32),  # this step's fight log rows (fightlog.py)
+    "log_n": ((), np.int16),  # rows written this step, -1 when the log is off
 }
 
 State = namedtuple("State", list(FIELDS))

@@ -60,6 +60,7 @@ from .mask import legal_mask
 from .moving import arrive, search_walls, step_party, take_stairs
 from .observe import observe, update_room_code
 from .params import (
+    P_FIGHT_LOG,
     P_MAX_STEPS,
     P_PURSE_FACTOR,
     P_START_RATIONS,
@@ -103,6 +104,8 @@ def reset_slot(s, p, e, seed, party):
     s.caster[e] = s.sel_power[e] = -1
     s.holy_sword[e] = -1
     s.options[e, :, :] = -1
+    s.linger_kind[e] = -1  # RUN-AWAY-1: no band left in a hall yet
+    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # the fight log (fightlog.py)
     depth = s.floor_visited.shape[1] - 1
     for f in range(1, depth + 1):
         generate_floor(s, p, e, f, g)
@@ -238,6 +241,7 @@ def act(s, p, e, a, rng):
 def step_slot(s, p, e, a, mask, rng):
     """One env step: returns (reward, terminated, truncated, invalid)."""
     s.events[e] = 0
+    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this step's fight log (fightlog.py)
     shaping = 0.0
     invalid = not mask[a]
     s.keeper_new[e] = 0

@@ -177,6 +177,14 @@ def _struct_of(nt):
     s.stat_sneaks = nt.stat_sneaks
     s.stat_casts = nt.stat_casts
     s.stat_choices = nt.stat_choices
+    s.kind_met = nt.kind_met
+    s.kind_killed = nt.kind_killed
+    s.kind_learned = nt.kind_learned
+    s.linger_kind = nt.linger_kind
+    s.linger_hp = nt.linger_hp
+    s.linger_xy = nt.linger_xy
+    s.log = nt.log
+    s.log_n = nt.log_n
     return s
 
 
@@ -331,3 +339,11 @@ def clear_slot(s, e):
     s.stat_sneaks[e] = 0
     s.stat_casts[e] = 0
     s.stat_choices[e] = 0
+    s.kind_met[e] = 0
+    s.kind_killed[e] = 0
+    s.kind_learned[e] = 0
+    s.linger_kind[e] = 0
+    s.linger_hp[e] = 0
+    s.linger_xy[e] = 0
+    s.log[e] = 0
+    s.log_n[e] = 0

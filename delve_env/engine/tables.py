@@ -297,6 +297,16 @@ MONSTER_NAMES = (
     "wraith",
     "minotaur",
     "fiend",
+    # MON-1: the bestiary grew from 16 to 24 kinds; the new ones come last so that every older
+    # kind keeps its index (a kind's tier is its M_TIER column, TIER_KINDS lists them)
+    "zombie",
+    "stirge",
+    "hobgoblin archer",
+    "shadow",
+    "rust monster",
+    "gelatinous cube",
+    "vampire",
+    "hill giant",
 )
 MONSTERS = np.array(
     [
@@ -317,11 +327,24 @@ MONSTERS = np.array(
         [3, 18, 4, 3, 2, 0, 1, 10, 6, MF_XP_DRAINER | MF_UNDEAD],
         [3, 28, 5, 2, 3, 0, 2, 20, 7, 0],
         [3, 22, 5, 3, 2, 0, 2, 10, 8, MF_UNDEAD | MF_ARMOR_EATER],
+        [0, 6, 0, 0, 1, 0, 0, 10, 1, MF_UNDEAD],
+        [0, 2, 1, 2, 0, 1, 0, 30, 1, MF_DRAINER],
+        [1, 8, 2, 1, 1, 1, 1, 20, 3, MF_RANGED],
+        [1, 7, 2, 2, 1, 0, 0, 10, 3, MF_XP_DRAINER | MF_UNDEAD],
+        [2, 14, 3, 2, 1, 1, 2, 15, 4, MF_METAL_EATER],
+        [2, 18, 2, 0, 2, 0, 0, 15, 4, MF_ARMOR_EATER],
+        [3, 20, 5, 3, 2, 0, 1, 10, 7, MF_DRAINER | MF_UNDEAD],
+        [3, 26, 4, 2, 3, 0, 1, 25, 7, MF_RANGED],
     ],
     dtype=np.int16,
 )
 NUM_MONSTERS = len(MONSTER_NAMES)
-KINDS_PER_TIER = 4
+NUM_TIERS = 4  # floors 1-3, 4-6, 7-9, 10-12
+KINDS_PER_TIER = 6
+# TIER_KINDS[t]: the kinds of tier t (a band of a tier-t floor draws from this row, MON-1)
+TIER_KINDS = np.array(
+    [np.flatnonzero(MONSTERS[:, M_TIER] == t) for t in range(NUM_TIERS)], dtype=np.int16
+)
 
 # --- Spells (SPELL-1); pages carry one each ---------------------------------------------------
 SPELL_NAMES = (

@@ -3,7 +3,7 @@
 from numba import njit
 
 from .effects import FOUL_CAP, ward_factor
-from .fights import start_fight
+from .fights import meet_lingering_band, start_fight
 from .floors import is_hall, is_junction
 from .monsters import roll_band
 from .params import (
@@ -45,7 +45,10 @@ def table_chance(s, p, e, searching):
 
 @njit(cache=True)
 def maybe_wander(s, p, e, searching, rng):
-    """Roll for a wandering band from the floor's table; one that appears starts a fight."""
+    """Roll for a wandering band from the floor's table; one that appears starts a fight. On
+    the tile of a band the party fled from, that band fights again instead (RUN-AWAY-1)."""
+    if meet_lingering_band(s, p, e, rng):
+        return
     if chance(rng, e, wander_chance(s, p, e, searching)):
         roll_band(p, s.floor[e], 0, rng, e, s.foe_kind[e], s.foe_hp[e])
         s.events[e] |= EV_WANDER
