@@ -62,7 +62,7 @@ MIN_H = 384  # the frame is at least this tall, for the panel's 38 lines
 LINE = 10  # pixels a line of panel text
 MARGIN = 6
 # tile codes of the atlas: 0 fog, then 1 + tables.ROCK .. STAIR_UP (a secret door as rock)
-MONSTER_GLYPHS = "rgkmosSjOWAGTwMF"  # one letter per tables.MONSTER_NAMES entry
+MONSTER_GLYPHS = "rgkmosSjOWAGTwMFZbhSRCVH"  # one letter per tables.MONSTER_NAMES entry
 FEATURE_GLYPHS = {FEAT_STORE: "S", FEAT_STATUE: "Y", FEAT_BATH: "~"}
 
 BLACK = (0, 0, 0)

@@ -795,3 +795,37 @@ def test_vault1_agent_picks_up_the_wall_after_leaving_and_coming_back():
     while not s.vault_open[0, f]:
         act(env, agent.act(env))
     assert s.wall_guesses[0, f] == play_wall(combo, symbols(f))
+
+
+def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
+    """The wall's notebook (issue 8): per symbol, whether setting it on the next ring keeps
+    the guess in agreement with every guess shown, and the count of agreeing combinations,
+    checked against a brute force over every combination."""
+    import itertools
+
+    from agents.vault_oracles import wall_answer
+    from delve_env.engine.layout import PUZZLE_AGREEING, PUZZLE_CANDIDATES
+
+    env = task("wall", 2, seed=3)
+    s, f, S = env.state, 2, symbols(2)
+    combo = [int(v) for v in s.wall_combo[0, f]]
+    rng = np.random.default_rng(0)
+    guess = None
+    for _ in range(10):  # ring by ring: the flags follow the rings set so far
+        shown = [
+            (tuple(int(v) for v in h[:3]), int(h[3])) for h in s.wall_history[0, f] if h[0] >= 0
+        ]
+        agree = [c for c in itertools.product(range(S), repeat=3)
+                 if all(wall_answer(c, g) == right for g, right in shown)]  # fmt: skip
+        assert tuple(combo) in agree
+        puzzle = env.engine.obs["puzzle"][0]
+        assert puzzle[PUZZLE_CANDIDATES] == min(255, len(agree))
+        done = int(s.wall_num_set[0, f])
+        prefix = [int(v) for v in s.wall_set[0, f, :done]]
+        want = {c[done] for c in agree if list(c[:done]) == prefix}
+        assert set(np.flatnonzero(puzzle[PUZZLE_AGREEING : PUZZLE_AGREEING + S])) == want
+        assert not puzzle[PUZZLE_AGREEING + S :].any()
+        if done == 0 or guess is None:  # a new guess (a Rogue's first ring comes set)
+            guess = guess_with_wrong(combo, int(rng.integers(1, 3)), S)
+        act(env, A_RING + guess[done])
+    assert len(shown) >= 2 and len(agree) < S**3

@@ -560,6 +560,7 @@ def observe_magic(s, p, e, out):
             row[MAGIC_OPTIONS + level] = s.options[e, m, level] + 1
 
 
+@njit(cache=True)
 def observe_bestiary(s, e, out):
     """VIEW-1's BESTIARY: per kind, times met, kills and the flags learned (bestiary.py)."""
     out[:] = 0
