@@ -24,7 +24,16 @@ from delve_env.engine.params import (
     P_JUNCTION_WANDER_HUNT,
 )
 from delve_env.engine.party import first_standing_position
-from delve_env.engine.tables import DOOR, EXPLORE, FIGHT, HALL, ROOM, SECRET
+from delve_env.engine.tables import (
+    DOOR,
+    EXPLORE,
+    FIGHT,
+    HALL,
+    MEDICINAL_ALE,
+    NUM_KEEPER_EVENTS,
+    ROOM,
+    SECRET,
+)
 
 ONE = np.ones(1, dtype=np.bool_)
 
@@ -204,10 +213,13 @@ def make_rng(seed: int = 12345) -> np.ndarray:
 
 
 def no_vaults(env: DelveEnv) -> DelveEnv:
-    """Unlock every room and take away the chests: these rule tests use plain rooms (vault
-    locks and chests, CHEST-1, have their own tests)."""
+    """Unlock every room and take away the chests and Sixpence's starting ale: these rule
+    tests use plain rooms and the classes' own gear (vault locks, chests and the keeper,
+    CHEST-1 and SIX-1, have their own tests)."""
     env.state.vault_room[0] = -1
     env.state.room_chest[0] = 0
+    env.state.item[0][env.state.item[0] == MEDICINAL_ALE] = 0
+    env.state.keeper_seen[0] = env.state.keeper_given[0] = (1 << NUM_KEEPER_EVENTS) - 1
     env.engine.refresh(ONE)
     return env
 

@@ -299,7 +299,7 @@ def state_copy(env) -> dict:
     return {name: np.array(a, copy=True) for name, a in zip(env.state._fields, env.state)}
 
 
-PER_STEP = {"steps", "events", "reward"}  # the step counter and the last step's outputs
+PER_STEP = {"steps", "events", "reward", "keeper_new"}  # the step counter and its outputs
 
 
 def test_invalid_action_raise_names_the_action():

@@ -160,7 +160,8 @@ def test_bath_1_full_heal_and_nothing():
     scene.act(A_BATHE + 0)
     after = scene.save()
     changed = {k for k in before if not np.array_equal(before[k], after[k])}
-    assert changed <= {"bathed", "stat_baths", "steps", "rng", "dirty", "events", "reward"}
+    assert changed <= {"bathed", "stat_baths", "steps", "rng", "dirty", "events", "reward",
+                       "keeper_new"}  # fmt: skip
 
 
 def test_bath_1_all_weights_zero_draw_nothing():

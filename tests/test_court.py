@@ -136,7 +136,9 @@ def practice_kill_xp(scene, m: int, level: int) -> int:
     s = scene.s
     scene.act(A_TRAIN)
     scene.fight([GOBLIN], hps=[1])
+    s.practice[0] = True  # (the dummies' free round may have ended the bout already)
     s.level[0, m], s.xp[0, m] = level, 0
+    s.options[0, m, : level - 1] = 0  # the options owed are taken (no CHOICE-1 wait)
     rng = make_rng()
     while s.foe_hp[0, 0] > 0:
         hit_foe(s, scene.p, 0, m, 0, rng)

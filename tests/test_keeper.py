@@ -5,9 +5,10 @@ import importlib
 import sys
 from pathlib import Path
 
+import conftest
 import numpy as np
 import pytest
-from conftest import Scene, make_scene
+from conftest import Scene
 
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
@@ -51,6 +52,14 @@ from delve_env.engine.tables import (
     WOODEN_SHIELD,
 )
 from delve_env.keeper import HINTS, said
+
+
+def make_scene(**config) -> Scene:
+    """A rule-test scene with Sixpence awake again (conftest's scenes keep him quiet)."""
+    scene = conftest.make_scene(**config)
+    scene.s.keeper_seen[0] = scene.s.keeper_given[0] = 1 << SIX_START
+    return scene
+
 
 HERO, ROGUE = 0, 1
 RUST_MITE, ACID_SLUG, WIGHT, GOBLIN = 3, 7, 9, 1

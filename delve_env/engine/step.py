@@ -244,8 +244,8 @@ def step_slot(s, p, e, a, mask, rng):
     s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this step's fight log (fightlog.py)
     shaping = 0.0
     invalid = not mask[a]
-    s.keeper_new[e] = 0
-    if not invalid:
+    if not invalid:  # a refused action changes nothing, Sixpence's last words included
+        s.keeper_new[e] = 0
         mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
         potential = task_potential(s, p, e)
         act(s, p, e, a, rng)
