@@ -408,6 +408,17 @@ def strike_foe(s, p, e, m, k, surprised, rng):
 
 
 @njit(cache=True)
+def weakest_foe(s, e):
+    """The living foe with the fewest hearts (the first of equals), -1 none: whom the holy
+    sword and the ally strike."""
+    target = -1
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
+            target = k
+    return target
+
+
+@njit(cache=True)
 def holy_sword_attack(s, p, e, rng):
     """Holy weapon (CLASS-1): after the members' turns the caster's conjured sword strikes the
     living foe with the fewest hearts: d20 + 2d6 against the foe's d20 + defense, 2d6 less the
@@ -415,10 +426,7 @@ def holy_sword_attack(s, p, e, rng):
     m = s.holy_sword[e]
     if m < 0 or not is_standing(s, e, m):
         return
-    target = -1
-    for k in range(MAX_FOES):
-        if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
-            target = k
+    target = weakest_foe(s, e)
     if target < 0:
         return
     foe = s.foe_kind[e, target]
@@ -445,10 +453,7 @@ def ally_attack(s, p, e, rng):
     earn nobody XP (XP-1: only members' blows)."""
     if s.ally_kind[e] < 0:
         return
-    target = -1
-    for k in range(MAX_FOES):
-        if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):
-            target = k
+    target = weakest_foe(s, e)
     if target < 0:
         return
     if s.ally_kind[e] == FAMILIAR:  # find familiar: a varmint's 1 damage, never missing
