@@ -138,6 +138,7 @@ def test_six_1_the_sub_tasks_have_no_keeper():
 
 
 def test_six_2_every_event_has_a_hint_and_a_gift_in_words():
+    """SIX-2: a hint in the project's words for every event, and its gift named."""
     assert len(HINTS) == len(KEEPER_EVENTS) == 21
     named = said((1 << len(KEEPER_EVENTS)) - 1)
     assert [n["event"] for n in named] == list(KEEPER_EVENTS)
