@@ -16,6 +16,7 @@ import numpy as np
 
 from .engine.observe import armor_value
 from .engine.party import is_known, level_cost
+from .engine.state import FOUND_CODE
 from .engine.stores import line_kind, line_price, store_level
 from .engine.tables import (
     BATH,
@@ -61,7 +62,8 @@ PANEL_W = 336  # the side panel: 55 columns of 6-pixel text
 MIN_H = 384  # the frame is at least this tall, for the panel's 38 lines
 LINE = 10  # pixels a line of panel text
 MARGIN = 6
-# tile codes of the atlas: 0 fog, then 1 + tables.ROCK .. STAIR_UP (a secret door as rock)
+# tile codes of the atlas: 0 fog, then 1 + tables.ROCK .. STAIR_UP (an unfound secret door as
+# rock, a found one as its own tile: state.FOUND_CODE)
 MONSTER_GLYPHS = "rgkmosSjOWAGTwMFZbhSRCVH"  # one letter per tables.MONSTER_NAMES entry
 FEATURE_GLYPHS = {FEAT_STORE: "S", FEAT_STATUE: "Y", FEAT_BATH: "~"}
 
@@ -140,7 +142,7 @@ def glyph_on_tile(img, tx: int, ty: int, ch: str, colour, back=None) -> None:
 
 @lru_cache(maxsize=1)
 def tile_atlas() -> np.ndarray:
-    """(8, 16, 16, 3) uint8: fog, rock, hall, room floor, door, secret (as rock), stairs."""
+    """(8, 16, 16, 3) uint8: fog, rock, hall, room floor, door, found secret door, stairs."""
     t = np.zeros((8, TILE, TILE, 3), dtype=np.uint8)
     yy, xx = np.mgrid[0:TILE, 0:TILE]
     # rock: brick courses with mortar
@@ -158,7 +160,10 @@ def tile_atlas() -> np.ndarray:
     t[4][(xx == 5) | (xx == 10)] = (112, 68, 28)
     t[4][(xx < 2) | (xx > 13) | (yy < 2) | (yy > 13)] = (74, 44, 18)
     t[4][10:12, 11:13] = GOLD
+    # found secret door: the door's planks set flush in the brick, no frame, an iron ring
     t[5] = t[1]
+    t[5][2:14, 3:13] = t[4][2:14, 3:13]
+    t[5][7:10, 10:12] = GREY
     for code, back, ch in ((6, (36, 64, 130), ">"), (7, (36, 116, 60), "<")):
         t[code] = back
         for k in range(4):  # steps, darker going down
@@ -224,6 +229,7 @@ def draw_map(img: np.ndarray, s, e: int) -> None:
         glyph_on_tile(img, cx, cy, "@", YELLOW, back=(30, 30, 30))
         return
     codes = np.where(seen, np.where(tiles == SECRET, ROCK, tiles).astype(np.int64) + 1, 0)
+    codes[s.fog[e, f] == FOUND_CODE] = FOUND_CODE
     pix = tile_atlas()[codes]  # (h, w, 16, 16, 3)
     img[: h * TILE, : w * TILE] = pix.transpose(0, 2, 1, 3, 4).reshape(h * TILE, w * TILE, 3)
     for r in range(int(s.num_rooms[e, f])):

@@ -6,6 +6,7 @@ import numpy as np
 from .engine.actions import slot_name
 from .engine.observe import armor_value
 from .engine.party import is_known, level_cost
+from .engine.state import FOUND_CODE
 from .engine.stores import can_buy, line_kind, line_price, store_level
 from .engine.tables import (
     CLASS_NAMES,
@@ -32,7 +33,7 @@ from .engine.tables import (
 )
 from .engine.vaults import hint_price, num_symbols, plate_size
 
-GLYPHS = "#.,++><"  # rock, hall, room, door, secret door (once found it is a door), stairs
+GLYPHS = "#.,+=><"  # rock, hall, room, door, found secret door, stairs (an unfound one is rock)
 
 
 def render_floor(s, e: int) -> list[str]:
@@ -51,6 +52,8 @@ def render_floor(s, e: int) -> list[str]:
                 row.append(" ")
             elif r >= 0 and s.room_entered[e, f, r] and s.band_kind[e, f, r, 0] >= 0:
                 row.append("M")
+            elif s.fog[e, f, y, x] == FOUND_CODE:
+                row.append(GLYPHS[SECRET])
             else:
                 row.append(GLYPHS[ROCK if tile == SECRET else tile])
         rows.append("".join(row))

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
+from delve_env.engine import moving
 from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
 from delve_env.engine.floors import DX, DY, is_junction, walk_distances
 from delve_env.engine.layout import BAND_HERE, CROP, LOOT_HERE
@@ -578,6 +579,25 @@ def test_secret_2_search_never_finds_a_secret_door_that_is_not_orthogonally_adja
         search_walls(scene.s, p, 0, g)
     for fx, fy in far:
         assert t[fy, fx] == SECRET
+
+
+def test_secret_2_a_found_secret_door_is_remembered_as_one(scene):
+    """SECRET-2: a found secret door is a door to walk through, but the map keeps it apart
+    from a plain door (crop code 1 + SECRET), also once seen again and after the floor's map
+    is read (MAP-6); an unfound one shows as rock."""
+    scene.p[P_SEARCH_FIND] = 1.0
+    f, x, y = secret_scene(scene, from_room=False)
+    half = CROP // 2
+    sx, sy = int(scene.s.x[0]), int(scene.s.y[0])
+    at = (y - sy + half, x - sx + half)
+    moving.remember(scene.s, 0, f, x - 1, y - 1, x + 1, y + 1)
+    assert scene.obs()["map"][0][at] == 1 + ROCK
+    search_walls(scene.s, scene.p, 0, scene.rng())
+    assert scene.tiles(f)[y, x] == DOOR
+    assert scene.obs()["map"][0][at] == 1 + SECRET
+    moving.remember(scene.s, 0, f, x - 1, y - 1, x + 1, y + 1)  # seen again
+    moving.reveal_floor(scene.s, 0, f)
+    assert scene.obs()["map"][0][at] == 1 + SECRET
 
 
 def test_secret_2_search_costs_one_pace(scene):

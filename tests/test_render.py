@@ -8,18 +8,21 @@ import pytest
 
 from delve_env import DelveEnv, cli
 from delve_env.engine.actions import A_CANCEL, A_STAIRS, select_action
+from delve_env.engine.state import FOUND_CODE
 from delve_env.engine.tables import (
     BATH,
     CHOICE,
     MODE_NAMES,
     NUM_EQUIP,
     PLATE,
+    ROCK,
+    SECRET,
     STATUE,
     STORE,
     WALL,
 )
-from delve_env.picture import PANEL_BG, TILE, YELLOW, frame_shape
-from delve_env.render import render_rgb
+from delve_env.picture import PANEL_BG, TILE, YELLOW, frame_shape, tile_atlas
+from delve_env.render import render_floor, render_rgb
 
 FRAME = frame_shape(24, 48)  # the usual floor: (384, 1104, 3)
 MAP_W = 48 * TILE  # the map's pixels end here, the panel's start
@@ -146,6 +149,25 @@ def test_known_bands_and_loot_show_on_the_map(scene):
     assert (tile_px(entered, x0, y0) != tile_px(heard, x0, y0)).any()  # the gold
     scene.clear_band(f, r)
     assert (tile_px(frame(scene), cx, cy) != tile_px(entered, cx, cy)).any()
+
+
+def test_a_found_secret_door_is_drawn_apart_from_a_door(scene):
+    """SECRET-2: in the picture and the text a found secret door has its own tile and glyph;
+    an unfound one is drawn as the rock around it."""
+    scene.stand_in_room(1, 0)
+    s = scene.s
+    (x, y), _, _ = scene.door_of(1, 0)
+    seen = frame(scene)
+    door = tile_px(seen, x, y).copy()
+    s.fog[0, 1, y, x] = FOUND_CODE
+    found = tile_px(frame(scene), x, y)
+    assert (found != door).any()
+    assert render_floor(s, 0)[y][x] == "="
+    s.fog[0, 1, y, x] = 1 + ROCK
+    s.tiles[0, 1, y, x] = SECRET
+    hidden = tile_px(frame(scene), x, y)
+    assert render_floor(s, 0)[y][x] == "#"
+    assert (hidden == tile_atlas()[1 + ROCK]).all()
 
 
 def test_the_courtyard_is_a_scene_and_a_store_lists_its_lines(scene):

@@ -90,7 +90,8 @@ class Key:
 
 # --- map: the egocentric crop and the coarse floor view ---------------------------------------
 CROP = VIEW  # the crop is CROP x CROP tiles, the party in the middle
-# crop codes: 0 fog, 1 + tile (tables.ROCK .. STAIR_UP; a secret door shows as rock), then these
+# crop codes: 0 fog, 1 + tile (tables.ROCK .. STAIR_UP; a secret door shows as rock until found,
+# then as 1 + SECRET), then these
 OFF_MAP, BAND_HERE, LOOT_HERE = 8, 9, 10
 MAX_MAP_CODE = 10
 # coarse codes: the most telling thing seen in each block (moving.COARSE_*), then the party
@@ -98,10 +99,10 @@ COARSE_PARTY = 5
 MAP = Key("map", (2, CROP), "channel 0: the crop around the party; channel 1: the whole floor")
 MAP_CELL = MAP.add(
     "tile", MAX_MAP_CODE, "channel 0, one tile each: 0 fog, 1 rock (or an unfound secret "
-    "door), 2 hall, 3 room, 4 door, 6 stair down, 7 stair up, 8 off the map, 9 an entered "
-    "(or heard) room's band, or on its tile a wandering band fled from (RUN-AWAY-1), 10 an "
-    "entered room's loot. Channel 1, one block of the floor each: 0 unseen, "
-    "1 seen, 2 room, 3 stair down, 4 stair up, 5 the party",
+    "door), 2 hall, 3 room, 4 door, 5 a found secret door (SECRET-2), 6 stair down, 7 stair "
+    "up, 8 off the map, 9 an entered (or heard) room's band, or on its tile a wandering band "
+    "fled from (RUN-AWAY-1), 10 an entered room's loot. Channel 1, one block of the floor "
+    "each: 0 unseen, 1 seen, 2 room, 3 stair down, 4 stair up, 5 the party",
     count=CROP,
 )  # fmt: skip
 

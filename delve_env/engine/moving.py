@@ -8,7 +8,7 @@ from .floors import DX, DY, is_walkable, random_tile
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, ROOM_MARK
+from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, FOUND_CODE, ROOM_MARK
 from .tables import (
     DOOR,
     EV_MAP,
@@ -30,8 +30,9 @@ COARSE_SEEN, COARSE_ROOM, COARSE_DOWN, COARSE_UP = 1, 2, 3, 4
 @njit(cache=True)
 def remember(s, e, f, x0, y0, x1, y1):
     """MAP-4: the party now remembers tiles x0..x1, y0..y1 (clipped to the floor), in the fog
-    map (`fog`: the tile's map code, a secret door as rock, a room's tiles marked with the
-    room) and in the coarse floor view (each block keeps the most telling thing seen in it)."""
+    map (`fog`: the tile's map code, a secret door as rock until found and then as a found
+    secret door for good, a room's tiles marked with the room) and in the coarse floor view
+    (each block keeps the most telling thing seen in it)."""
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     bh, bw = (H + VIEW - 1) // VIEW, (W + VIEW - 1) // VIEW
     for y in range(max(0, y0), min(H - 1, y1) + 1):
@@ -40,7 +41,10 @@ def remember(s, e, f, x0, y0, x1, y1):
             r = s.room_of[e, f, y, x]
             if s.fog[e, f, y, x] == 0:
                 s.stat_tiles[e] += 1
-            s.fog[e, f, y, x] = ROOM_MARK + r if r >= 0 else 1 + (ROCK if tile == SECRET else tile)
+            if r >= 0:
+                s.fog[e, f, y, x] = ROOM_MARK + r
+            elif s.fog[e, f, y, x] != FOUND_CODE:
+                s.fog[e, f, y, x] = 1 + (ROCK if tile == SECRET else tile)
             code = COARSE_SEEN
             if tile == STAIR_DOWN:
                 code = COARSE_DOWN
@@ -132,6 +136,7 @@ def search_walls(s, p, e, rng):
         if s.tiles[e, f, ny, nx] == SECRET and (lit or chance(rng, e, p[P_SEARCH_FIND])):
             s.tiles[e, f, ny, nx] = DOOR
             remember(s, e, f, nx, ny, nx, ny)
+            s.fog[e, f, ny, nx] = FOUND_CODE  # a door, remembered as the secret one it was
             s.events[e] |= EV_SECRET
 
 

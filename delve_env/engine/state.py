@@ -21,6 +21,7 @@ from .tables import (
     NUM_SPELLS,
     ROOM_ITEMS,
     ROOM_PAGES,
+    SECRET,
     VIEW,
     WALL_HISTORY,
     WALL_RINGS,
@@ -196,6 +197,7 @@ DIRTY_SELECT = 16  # an item was selected or let go: the mask changes wholly
 DIRTY_MAGIC = 32  # what members can cast or have chosen changed (the `magic` key)
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
+FOUND_CODE = 1 + SECRET  # `fog`'s code for a found secret door (its tile is then a DOOR)
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:
