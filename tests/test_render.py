@@ -1,8 +1,6 @@
 """Rendering reads the state only: text and pictures of the remembered floor, the party and
 the screen of each mode; `delve watch --gif` records the pictures."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -179,15 +177,6 @@ def test_the_courtyard_is_a_scene_and_a_store_lists_its_lines(scene):
     store = frame(scene)
     s.gold[0] = 0  # nothing affordable: the lines dim
     assert (frame(scene)[:, MAP_W:] != store[:, MAP_W:]).any()
-
-
-def test_a_frame_takes_well_under_50_ms(scene):
-    set_mode(scene, "fight")
-    frame(scene)
-    t0 = time.perf_counter()
-    for _ in range(20):
-        frame(scene)
-    assert (time.perf_counter() - t0) / 20 < 0.05
 
 
 def test_watch_gif_records_the_episode(tmp_path, capsys):
