@@ -465,7 +465,7 @@ class InvariantChecker:
         """CLASS-1, CHOICE-1 and the features: each option taken is one its class offers at
         that level and only once the level is reached (the king takes none); primed bits are
         tables.PRIME_*; the holy sword is a standing Cleric's with the holy weapon option, or
-        -1; wand casts in 0..3; blood magic only by a Namer who took it; no piece's DV below
+        -1; blood magic only by a Namer who took it; no piece's DV below
         the Armorer's floor."""
         cls = np.where(s.in_party, s.cls, KING).astype(np.int64)  # empty slots: no options
         opts = s.options.astype(np.int64)
@@ -499,11 +499,6 @@ class InvariantChecker:
             bad((sword < -1) | (sword >= 5) | ((sword >= 0) & ~ok)),
             "holy sword of no standing holy-weapon Cleric",
             lambda e: f"holy_sword {s.holy_sword[e]} hp {s.hp[e].tolist()}",
-        )
-        self._add(
-            bad(((s.wand_casts < 0) | (s.wand_casts > WAND_CASTS)).any(axis=1)),
-            "wand casts out of 0..3",
-            lambda e: f"wand {s.wand_casts[e].tolist()}",
         )
         blood_ok = (s.cls == NAMER) & (s.options[:, :, 0] == NAMER_BLOOD)
         self._add(
