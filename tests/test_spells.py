@@ -207,6 +207,11 @@ def test_spell_1_find_familiar_a_one_heart_ally_dealing_one(rng):
     assert not offered(sc, WIZ, FAMILIAR_)  # one ally at a time
     ally_attack(s, sc.p, 0, rng)
     assert s.foe_hp[0, 0] == BIG - 1
+    s.foe_hp[0, 0], killed = 1, int(s.kind_killed[0, GOBLIN])
+    ally_attack(s, sc.p, 0, rng)  # its last heart: the familiar's kill goes in the bestiary
+    assert s.foe_hp[0, 0] == 0 and s.kind_killed[0, GOBLIN] == killed + 1
+    ally_attack(s, sc.p, 0, rng)  # no living foe: nothing more
+    assert s.foe_hp[0, 0] == 0 and s.kind_killed[0, GOBLIN] == killed + 1
 
 
 def test_spell_1_find_familiar_outside_hears_every_band_in_sight():

@@ -456,17 +456,17 @@ def ally_attack(s, p, e, rng):
     target = weakest_foe(s, e)
     if target < 0:
         return
-    if s.ally_kind[e] == FAMILIAR:  # find familiar: a varmint's 1 damage, never missing
-        s.foe_hp[e, target] -= 1
-        return
     ally, foe = s.ally_kind[e], s.foe_kind[e, target]
-    mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
-    theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
-    damage = 0
-    if mine >= theirs:
-        damage = roll(rng, e, MONSTERS[ally, M_DICE]) + MONSTERS[ally, M_FLAT] - MONSTERS[foe, M_AV]
-        damage = max(0, damage)
-        s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - damage)
+    if ally == FAMILIAR:  # find familiar: a varmint's 1 damage, never missing, no roll
+        mine, theirs, damage = 0, 0, 1
+    else:
+        mine = randint(rng, e, 20) + 1 + MONSTERS[ally, M_ATK]
+        theirs = randint(rng, e, 20) + 1 + MONSTERS[foe, M_DEF]
+        damage = 0
+        if mine >= theirs:
+            damage = roll(rng, e, MONSTERS[ally, M_DICE]) + MONSTERS[ally, M_FLAT]
+            damage = max(0, damage - MONSTERS[foe, M_AV])
+    s.foe_hp[e, target] = max(0, s.foe_hp[e, target] - damage)
     log_event(s, e, LOG_ALLY_ATTACK, target, foe, mine, theirs, damage)
     if damage > 0 and s.foe_hp[e, target] == 0 and not s.practice[e]:
         count_kill(s, e, foe)  # the bestiary record (no XP: XP-1)
