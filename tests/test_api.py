@@ -21,6 +21,8 @@ from delve_env import DelveEnv, DelveVectorEnv
 from delve_env.engine.actions import A_LOOT, A_MOVE, A_STAIRS, NUM_ACTIONS, action_name
 from delve_env.engine.tables import MODE_NAMES
 
+pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
+
 DELVE_IDS = sorted(i for i in gym.registry if i.startswith("Delve-"))
 
 # SB3's checker treats every 3-D Box as an image and every 2-D one as odd; these are the only

@@ -614,7 +614,6 @@ def test_king_is_a_level_5_reader_with_all_weapons_equipped_from_packs(sc):
 
 
 @pytest.mark.parametrize("party", [PARTY, ("wizard", "hero", "rogue", "cleric")])
-@pytest.mark.slow
 def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
     """Random-legal play in Delve-v0 (levels come 20x faster), biased to the power and choice
     actions: each taken one is legal (no invalid step), every mask offers an action, and the

@@ -12,6 +12,8 @@ import pytest
 
 from delve_env import cli
 
+pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
+
 ROOT = Path(__file__).resolve().parent.parent
 # `bench --json` keys without --peers/--engine/--cold; the default --threads 1,all adds
 # vector_threads, or a skipped note where the engine refuses num_threads (tests/test_bench.py)

@@ -7,8 +7,6 @@ import pytest
 from delve_env import playtest
 from delve_env.cli import main
 
-pytestmark = pytest.mark.slow  # end to end: the main CI pass runs it, the -O pass does not
-
 
 def test_playtest_tiny_table_has_every_column(tmp_path):
     presets = playtest.standard_presets(("easy", "hard"), depth=2)

@@ -60,7 +60,6 @@ def assert_clean(rep) -> None:
 # ===========================================================================================
 
 
-@pytest.mark.slow
 def test_soak_mask_respecting_100_slots_x_10k_steps():
     """10^6 legal random steps of Delve-v0 (100 seeds x 10^4 steps in the native vector env):
     no exception, every observation in its space with its exact dtype, finite rewards,

@@ -11,8 +11,6 @@ import pytest
 from delve_env import replay
 from delve_env.cli import main
 
-pytestmark = pytest.mark.slow  # end to end: the main CI pass runs it, the -O pass does not
-
 
 def random_policy(seed):
     rng = np.random.default_rng(seed)

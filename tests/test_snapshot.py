@@ -25,6 +25,8 @@ from delve_env import DelveEnv, snapshot
 from delve_env.config import Config
 from delve_env.snapshot import MAGIC, VERSION, SnapshotError, from_bytes, to_bytes
 
+pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
+
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
 if str(BENCH) not in sys.path:
     sys.path.insert(0, str(BENCH))

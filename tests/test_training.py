@@ -13,8 +13,6 @@ pytest.importorskip("sb3_contrib")
 from delve_env import cli  # noqa: E402
 from training.evaluate import wilson  # noqa: E402
 
-pytestmark = pytest.mark.slow  # end to end: the main CI pass runs it, the -O pass does not
-
 VAULT = ["Delve-Vault-v0", "--lock", "plate", "--floor", "1"]
 
 

@@ -58,6 +58,8 @@ from delve_env.engine.tables import (
     tier_of,
 )
 
+pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
+
 SEEDS = range(12)
 GOBLIN = 1  # tables.MONSTER_NAMES
 

@@ -8,15 +8,11 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
 from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT
 from delve_env.engine.tables import FIGHT
 from delve_env.play import MOVE_KEYS, PlayUI
-
-pytestmark = pytest.mark.slow  # end to end: the main CI pass runs it, the -O pass does not
 
 ARROWS = {d: k for k, d in MOVE_KEYS.items() if k in ("up", "right", "down", "left")}
 
