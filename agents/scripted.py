@@ -119,8 +119,18 @@ from delve_env.engine.tables import (
 # magic then true speaker.
 FEROCIOUS, DOUBLE, SECOND_WIND, FOCUS, LAY_ON_HANDS, BLESS, SMITE = 12, 13, 14, 17, 18, 19, 20
 HEALING_TOUCH = 23
+# Fight spells the casters throw at a strong band, the hardest-hitting first: a reader's
+# (spellbook or the Wizard's own), then the Namer's names (one foe, then every foe)
+SPELL_BOLTS = (3, 11, 8, 1)  # firebolt, guiding bolt, inflict wounds, magic missile
+NAME_BOLTS = (27, 26)  # project lightning, project fire
+NAME_BLASTS = (40, 28)  # project thunder, project cold: every foe
 OPTION_PREFERENCE = {(HERO, 2): 0, (HERO, 3): 0, (ROGUE, 2): 0, (ROGUE, 3): 0, (CLERIC, 2): 0}
 STRONG_FOE_HP = 8  # a foe with more hearts left is worth priming features against
+
+
+def aim(target: int) -> int:
+    """The power's target index in an action: A_USE + member, or A_ATTACK + foe."""
+    return target - A_USE if target >= A_USE else target - A_ATTACK
 
 
 def gear_value(kind: int, cat: int) -> float:
@@ -257,7 +267,7 @@ class ScriptedAgent:
         if m cannot use it on that target now, or if the same plan was put back lately."""
         if not mask[A_CAST + m] or not self.offers(s, m, power):
             return None
-        if target is not None and not can_use_power(s, self.params, 0, m, power, target - A_USE):
+        if target is not None and not can_use_power(s, self.params, 0, m, power, aim(target)):
             return None
         refused = self.refused.get(("power", m, power, target))
         if refused is not None and 0 <= int(s.steps[0]) - refused < 50:
@@ -288,7 +298,8 @@ class ScriptedAgent:
         """On the actor's turn: the Cleric lays hands on a member below half their ceiling
         and blesses the Hero against a strong band; against a strong foe the Hero primes
         ferocious strike, then double strike (smite with an oath, first against the undead),
-        and the Rogue focuses. The primes cost no turn: the attack follows."""
+        and the Rogue focuses. The primes cost no turn: the attack follows. Otherwise a caster
+        throws its hardest fight spell or name at the weakest foe (a blast at three or more)."""
         m = int(s.order[0, s.actor[0]])
         cls = int(s.cls[0, m])
         k = min(foes, key=lambda k: s.foe_hp[0, k])
@@ -310,6 +321,15 @@ class ScriptedAgent:
             return None
         for power in primes:
             a = self.cast(s, mask, m, power)
+            if a is not None:
+                return a
+        blasts = NAME_BLASTS if len(foes) >= 3 else ()
+        for power in blasts:
+            a = self.cast(s, mask, m, power)
+            if a is not None:
+                return a
+        for power in SPELL_BOLTS + NAME_BOLTS:
+            a = self.cast(s, mask, m, power, A_ATTACK + k)
             if a is not None:
                 return a
         return None
