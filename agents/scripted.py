@@ -23,7 +23,8 @@ acting member gives medicinal ale to a member who is low.
 Class features and level options (CLASS-1, CHOICE-1): a level choice takes the option of
 `OPTION_PREFERENCE` (else the first legal one). In a fight the Hero primes ferocious and double
 strike (smite with an oath) against a strong foe, the Rogue focuses, the Cleric lays hands on a
-member below half their ceiling and blesses the Hero against a strong band. Outside fights the
+member below half their ceiling and blesses the Hero against a strong band, and the casters
+(readers, the Wizard, the Namer) throw their hardest fight spell or name. Outside fights the
 Cleric lays hands on (or touches, as a healer) the most wounded member, and a wounded Hero takes
 a second wind. A power takes two or three actions (A_CAST, A_POWER, a target): the plan is kept
 in `cast_plan`.
