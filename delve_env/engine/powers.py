@@ -96,9 +96,11 @@ def can_use_power(s, p, e, m, i, t):
 
 @njit(cache=True)
 def can_choose_power(s, p, e, m, i):
-    """Power i may be chosen: it can be used now on at least one target."""
+    """Power i may be chosen: it can be used now on at least one target. Every power's
+    module asks first that m has it and can pay, so a power m lacks or cannot pay for is
+    ruled out here, before its targets are tried (the mask asks this for every power)."""
     kind = power_target(s, e, i)
-    if kind == NO_USE:
+    if kind == NO_USE or not has_power(s, p, e, m, i) or s.mana[e, m] < power_cost(s, p, e, m, i):
         return False
     if kind == T_MEMBER:
         for b in range(MAX_MEMBERS):
