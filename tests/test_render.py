@@ -10,6 +10,7 @@ from delve_env.engine.state import FOUND_CODE
 from delve_env.engine.tables import (
     BATH,
     CHOICE,
+    DOOR,
     MODE_NAMES,
     NUM_EQUIP,
     PLATE,
@@ -155,8 +156,9 @@ def test_a_found_secret_door_is_drawn_apart_from_a_door(scene):
     scene.stand_in_room(1, 0)
     s = scene.s
     (x, y), _, _ = scene.door_of(1, 0)
-    seen = frame(scene)
-    door = tile_px(seen, x, y).copy()
+    s.fog[0, 1, y, x] = 1 + DOOR  # seen as a plain door
+    door = tile_px(frame(scene), x, y).copy()
+    assert render_floor(s, 0)[y][x] == "+"
     s.fog[0, 1, y, x] = FOUND_CODE
     found = tile_px(frame(scene), x, y)
     assert (found != door).any()
