@@ -988,9 +988,7 @@ def soak_single(
                     )
                 if not legal:  # noop mode: only the step counter (and the step's outputs) move
                     rep.noops += 1
-                    changed = state_diff(
-                        base.state, saved, ignore=("steps", "events", "reward", "keeper_new")
-                    )
+                    changed = state_diff(base.state, saved, ignore=("steps", "events", "reward"))
                     if changed:
                         rep.add_problem(f"seed {seed} t {t}: a masked no-op changed {changed}")
                     if rew != 0.0 and not (term or trunc):
