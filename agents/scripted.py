@@ -276,6 +276,14 @@ class ScriptedAgent:
         self.cast_plan = (m, power, target)
         return A_CAST + m
 
+    def first_cast(self, s, mask, m, powers, target=None):
+        """`cast` for the first of `powers` member m can use now (on `target`), else None."""
+        for power in powers:
+            a = self.cast(s, mask, m, power, target)
+            if a is not None:
+                return a
+        return None
+
     def power_step(self, s, mask):
         """A caster is chosen: the planned power, then its target; else put it back."""
         plan = self.cast_plan
@@ -310,30 +318,22 @@ class ScriptedAgent:
             low = [b for b in self.standing(s) if s.hp[0, b] * 2 < s.ceiling[0, b]]
             if low:
                 b = min(low, key=lambda b: s.hp[0, b])
-                for power in (HEALING_TOUCH, LAY_ON_HANDS):
-                    a = self.cast(s, mask, m, power, A_USE + b)
-                    if a is not None:
-                        return a
+                a = self.first_cast(s, mask, m, (HEALING_TOUCH, LAY_ON_HANDS), A_USE + b)
+                if a is not None:
+                    return a
             heroes = [b for b in self.standing(s) if s.cls[0, b] == HERO and not s.blessed[0, b]]
             return self.cast(s, mask, m, BLESS, A_USE + heroes[0]) if heroes and strong else None
         primes = {HERO: (SMITE, FEROCIOUS, DOUBLE) if undead else (FEROCIOUS, DOUBLE, SMITE),
                   ROGUE: (FOCUS,)}.get(cls, ())  # fmt: skip
         if not strong and not undead:
             return None
-        for power in primes:
-            a = self.cast(s, mask, m, power)
-            if a is not None:
-                return a
         blasts = NAME_BLASTS if len(foes) >= 3 else ()
-        for power in blasts:
-            a = self.cast(s, mask, m, power)
-            if a is not None:
-                return a
-        for power in SPELL_BOLTS + NAME_BOLTS:
-            a = self.cast(s, mask, m, power, A_ATTACK + k)
-            if a is not None:
-                return a
-        return None
+        a = self.first_cast(s, mask, m, primes + blasts)
+        return (
+            a
+            if a is not None
+            else self.first_cast(s, mask, m, SPELL_BOLTS + NAME_BOLTS, A_ATTACK + k)
+        )
 
     def offers(self, s, m, power) -> bool:
         """Member m may use `power` now on some target (the engine's own predicate)."""
@@ -348,10 +348,9 @@ class ScriptedAgent:
         b = max(wounded, key=lambda b: int(s.ceiling[0, b]) - int(s.hp[0, b]))
         for m in self.standing(s):
             if s.cls[0, m] == CLERIC:
-                for power in (HEALING_TOUCH, LAY_ON_HANDS):
-                    a = self.cast(s, mask, m, power, A_USE + b)
-                    if a is not None:
-                        return a
+                a = self.first_cast(s, mask, m, (HEALING_TOUCH, LAY_ON_HANDS), A_USE + b)
+                if a is not None:
+                    return a
         return self.cast(s, mask, b, SECOND_WIND) if s.cls[0, b] == HERO else None
 
     def worth_a_bribe(self, s, foes) -> bool:
