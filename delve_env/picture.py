@@ -16,7 +16,6 @@ import numpy as np
 
 from .engine.observe import armor_value
 from .engine.party import is_known, level_cost
-from .engine.state import FOUND_CODE
 from .engine.stores import line_kind, line_price, store_level
 from .engine.tables import (
     BATH,
@@ -46,8 +45,6 @@ from .engine.tables import (
     PLATE,
     RATIONS_CODE,
     READY,
-    ROCK,
-    SECRET,
     STATUE,
     STORE,
     WALL,
@@ -56,6 +53,7 @@ from .engine.tables import (
 from .engine.vaults import hint_price, num_symbols, plate_size
 from .font import CELL_H, CELL_W, CELLS, glyph_indices
 from .keeper import HINTS
+from .render import map_codes
 
 TILE = 16  # pixels a tile
 PANEL_W = 336  # the side panel: 55 columns of 6-pixel text
@@ -220,17 +218,14 @@ def draw_map(img: np.ndarray, s, e: int) -> None:
     """The remembered floor (MAP-4): seen tiles from the tile set, then what the party knows
     is in its rooms, then the party."""
     f = int(s.floor[e])
-    tiles, seen = s.tiles[e, f], s.fog[e, f] > 0
-    h, w = tiles.shape
+    h, w = s.tiles.shape[2:]
     if f == 0:
         scene = courtyard(h * TILE, w * TILE)
         img[: h * TILE, : w * TILE] = scene
         cx, cy = w // 2, (h // 2) - 1
         glyph_on_tile(img, cx, cy, "@", YELLOW, back=(30, 30, 30))
         return
-    codes = np.where(seen, np.where(tiles == SECRET, ROCK, tiles).astype(np.int64) + 1, 0)
-    codes[s.fog[e, f] == FOUND_CODE] = FOUND_CODE
-    pix = tile_atlas()[codes]  # (h, w, 16, 16, 3)
+    pix = tile_atlas()[map_codes(s, e, f)]  # (h, w, 16, 16, 3)
     img[: h * TILE, : w * TILE] = pix.transpose(0, 2, 1, 3, 4).reshape(h * TILE, w * TILE, 3)
     for r in range(int(s.num_rooms[e, f])):
         draw_room(img, s, e, f, r)

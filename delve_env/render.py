@@ -36,26 +36,32 @@ from .engine.vaults import hint_price, num_symbols, plate_size
 GLYPHS = "#.,+=><"  # rock, hall, room, door, found secret door, stairs (an unfound one is rock)
 
 
+def map_codes(s, e: int, f: int) -> np.ndarray:
+    """Floor f as the party remembers it (MAP-4), one atlas code a tile: 0 unseen, else 1 +
+    the tile, an unfound secret door as rock, a found one `state.FOUND_CODE` (SECRET-2)."""
+    tiles, fog = s.tiles[e, f], s.fog[e, f]
+    codes = np.where(fog > 0, np.where(tiles == SECRET, ROCK, tiles).astype(np.int64) + 1, 0)
+    codes[fog == FOUND_CODE] = FOUND_CODE
+    return codes
+
+
 def render_floor(s, e: int) -> list[str]:
     """The floor as the party remembers it: '@' the party, 'M' a known band, '$' known loot."""
     f = int(s.floor[e])
-    tiles, seen, room_of = s.tiles[e, f], s.fog[e, f] > 0, s.room_of[e, f]
+    codes, room_of = map_codes(s, e, f), s.room_of[e, f]
     rows = []
-    for y in range(tiles.shape[0]):
+    for y in range(codes.shape[0]):
         row = []
-        for x in range(tiles.shape[1]):
-            tile = tiles[y, x]
+        for x in range(codes.shape[1]):
             r = room_of[y, x]
             if x == s.x[e] and y == s.y[e]:
                 row.append("@")
-            elif not seen[y, x]:
+            elif codes[y, x] == 0:
                 row.append(" ")
             elif r >= 0 and s.room_entered[e, f, r] and s.band_kind[e, f, r, 0] >= 0:
                 row.append("M")
-            elif s.fog[e, f, y, x] == FOUND_CODE:
-                row.append(GLYPHS[SECRET])
             else:
-                row.append(GLYPHS[ROCK if tile == SECRET else tile])
+                row.append(GLYPHS[codes[y, x] - 1])
         rows.append("".join(row))
     return rows
 
