@@ -83,7 +83,7 @@ _POLICIES: dict = {}
 
 
 def _policy(spec: str):
-    """'scripted', 'random', or 'model:PATH.zip' (a MaskablePPO model), built once a worker."""
+    """'scripted' or 'random', built once a worker (a model plays batched: `play_model`)."""
     if spec not in _POLICIES:
         if spec == "scripted":
             from agents.scripted import ScriptedAgent
@@ -93,13 +93,6 @@ def _policy(spec: str):
         elif spec == "random":
             rng = np.random.default_rng(0)
             _POLICIES[spec] = lambda env, obs, mask: int(rng.choice(np.flatnonzero(mask)))
-        elif spec.startswith("model:"):
-            from sb3_contrib import MaskablePPO
-
-            model = MaskablePPO.load(spec[len("model:") :], device="cpu")
-            _POLICIES[spec] = lambda env, obs, mask: int(
-                model.predict(obs, action_masks=mask, deterministic=True)[0]
-            )
         else:
             raise ValueError(f"unknown policy {spec!r}: scripted, random or model:PATH.zip")
     return _POLICIES[spec]
@@ -124,15 +117,21 @@ def play_run(job: tuple) -> dict:
         obs, _, terminated, truncated, info = env.step(policy(env, obs, info["action_mask"]))
         steps += 1
         done = terminated or truncated
-    s = env.engine.state
-    stats = info["episode_stats"]
+    return run_record(env.engine.state, 0, name, spec, seed, steps, truncated)
+
+
+def run_record(s, e: int, name: str, spec: str, seed: int, steps: int, truncated: bool) -> dict:
+    """What the run that just ended in slot e came to, and why it was lost."""
+    from .spaces import episode_stats
+
+    stats = episode_stats(s, e)
     cause = None
     if not stats["won"]:
         if truncated:
             cause = "out of steps"
-        elif s.has_king[0] and s.hp[0, KING_SLOT] <= 0:
+        elif s.has_king[e] and s.hp[e, KING_SLOT] <= 0:
             cause = "the king"
-        elif s.events[0] & EV_HUNGER:
+        elif s.events[e] & EV_HUNGER:
             cause = "hunger"
         else:
             cause = "all fallen"
@@ -140,21 +139,62 @@ def play_run(job: tuple) -> dict:
         "preset": name, "policy": spec, "seed": seed, "won": stats["won"],
         "book_home": stats["book_home"], "deepest": stats["deepest_floor"],
         "members_lost": stats["members_lost"], "raises": stats["raises_used"],
-        "gold": stats["gold"], "rations": int(s.rations[0]), "paces": stats["paces"],
-        "steps": steps, "cause": cause, "floor": int(s.floor[0]),
+        "gold": stats["gold"], "rations": int(s.rations[e]), "paces": stats["paces"],
+        "steps": int(steps), "cause": cause, "floor": int(s.floor[e]),
         "depth": int(s.floor_visited.shape[1] - 1),
     }  # fmt: skip
 
 
+def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
+    """Every seed's run for a MaskablePPO model ('model:PATH.zip'), all in one batched engine
+    (slot i plays seeds[i], the same game as the single env reset with it), one forward pass
+    a step for all, on float observations as the model was trained (`FloatObservation`)."""
+    from sb3_contrib import MaskablePPO
+
+    from .vector import DelveVectorEnv
+    from .wrappers import float_scales, to_float
+
+    model = MaskablePPO.load(spec[len("model:") :], device="cpu")
+    venv = DelveVectorEnv(len(seeds), **preset.config)
+    obs, _ = venv.reset(seed=list(seeds))
+    scales, eng = float_scales(), venv.engine
+    runs: list = [None] * len(seeds)
+    steps = np.zeros(len(seeds), dtype=np.int64)
+    playing = np.ones(len(seeds), dtype=np.bool_)
+    while playing.any():
+        actions, _ = model.predict(to_float(obs, scales), action_masks=eng.masks.copy(),
+                                   deterministic=True)  # fmt: skip
+        obs, _, terminated, truncated, _ = venv.step(actions)
+        steps[playing] += 1
+        for e in np.flatnonzero(playing & (terminated | truncated)):  # next-step autoreset:
+            runs[e] = run_record(eng.state, e, preset.name, spec, seeds[e], steps[e],
+                                 bool(truncated[e] and not terminated[e]))  # fmt: skip
+            playing[e] = False
+    return runs
+
+
 def play_all(presets: list[Preset], policies: list[str], seeds: range, workers: int = 1,
              progress: bool = True) -> list[dict]:  # fmt: skip
-    """Every (preset, policy, seed) run, in a pool of `workers` processes."""
-    jobs = [(p.name, p.config, spec, seed) for p in presets for spec in policies for seed in seeds]
+    """Every (preset, policy, seed) run: the scripted and random ones in a pool of `workers`
+    processes, a model's batched (`play_model`); in that order of preset, policy and seed."""
+    for spec in policies:
+        if spec not in ("scripted", "random") and not spec.startswith("model:"):
+            raise ValueError(f"unknown policy {spec!r}: scripted, random or model:PATH.zip")
+    alone = [s for s in policies if not s.startswith("model:")]
+    jobs = [(p.name, p.config, spec, seed) for p in presets for spec in alone for seed in seeds]
     if workers <= 1:
-        it = map(play_run, jobs)
-        return _track(it, len(jobs), progress)
-    with mp.get_context("fork").Pool(workers) as pool:
-        return _track(pool.imap(play_run, jobs, chunksize=4), len(jobs), progress)
+        runs = _track(map(play_run, jobs), len(jobs), progress)
+    else:
+        with mp.get_context("fork").Pool(workers) as pool:
+            runs = _track(pool.imap(play_run, jobs, chunksize=4), len(jobs), progress)
+    for p in presets:
+        for spec in policies:
+            if spec.startswith("model:"):
+                runs += play_model(p, spec, seeds)
+    order = {
+        (p.name, spec): i for i, (p, spec) in enumerate((p, s) for p in presets for s in policies)
+    }
+    return sorted(runs, key=lambda r: (order[(r["preset"], r["policy"])], r["seed"]))
 
 
 def _track(it, total: int, progress: bool) -> list[dict]:

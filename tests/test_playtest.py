@@ -64,3 +64,41 @@ def test_playtest_custom_presets_are_validated(tmp_path):
 def test_playtest_cli_reports_a_bad_override(capsys):
     assert main(["playtest", "--set", "nope=1", "--seeds", "1"]) == 2
     assert "nope" in capsys.readouterr().err
+
+
+def test_playtest_plays_a_model_batched_the_same_games_as_alone(tmp_path):
+    """A model's runs are played in one batched engine (slot i on seed i), on float
+    observations: each is the game the model plays alone in the single env on that seed."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from delve_env.env import DelveEnv
+    from delve_env.sb3 import DelveSB3VecEnv
+    from delve_env.wrappers import float_scales, to_float
+
+    config = {"difficulty": "easy", "depth": 2, "max_steps": 40}
+    model = MaskablePPO("MultiInputPolicy", DelveSB3VecEnv(1, **config), seed=0, device="cpu")
+    path = tmp_path / "model.zip"
+    model.save(path)
+    spec = f"model:{path}"
+    preset = playtest.Preset("easy", config)
+    runs = playtest.play_all([preset], ["scripted", spec], range(3), progress=False)
+    assert [(r["policy"], r["seed"]) for r in runs] == [("scripted", 0), ("scripted", 1),
+                                                        ("scripted", 2), (spec, 0), (spec, 1),
+                                                        (spec, 2)]  # fmt: skip
+    env, scales = DelveEnv(**config), float_scales()
+    model = MaskablePPO.load(path, device="cpu")
+    for run in runs[3:]:
+        obs, info = env.reset(seed=run["seed"])
+        steps, done = 0, False
+        while not done:
+            obs_f = {k: v[None] for k, v in to_float(obs, scales).items()}
+            action, _ = model.predict(obs_f, action_masks=info["action_mask"][None],
+                                      deterministic=True)  # fmt: skip
+            obs, _, terminated, truncated, info = env.step(int(action[0]))
+            steps += 1
+            done = terminated or truncated
+        alone = playtest.run_record(env.state, 0, "easy", spec, run["seed"], steps, truncated)
+        assert run == alone
+    with pytest.raises(ValueError, match="model:PATH.zip"):
+        playtest.play_all([preset], ["modle:x.zip"], range(1), progress=False)
