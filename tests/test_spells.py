@@ -19,18 +19,29 @@ from delve_env.engine.moving import arrive
 from delve_env.engine.params import P_KILL_XP, P_SCROLL_PACES
 from delve_env.engine.party import heal
 from delve_env.engine.powers import can_choose_power
-from delve_env.engine.spells import AID_OVER, cast_spell, has_spell, spell_cost
+from delve_env.engine.spells import (
+    AID_OVER,
+    SRC_NONE,
+    cast_spell,
+    has_spell,
+    spell_cost,
+    spell_source,
+)
 from delve_env.engine.tables import (
     ARMOR,
+    CLERIC,
     EXPLORE,
     FIGHT,
     FS_BLIND,
     FS_BOUND,
     FS_MARKED,
+    KING,
     LEATHER,
     LIGHT,
     MAGE_SPELLS,
+    NAMER,
     NO_ITEM,
+    NUM_SPELLS,
     ROBES,
     ROGUE,
     WARD,
@@ -51,6 +62,30 @@ def book(sc, *spells):
 def wizard_knows(sc, *spells):
     sc.s.spells_known[0, WIZ] = sum(1 << i for i in spells)
     sc.s.spells_spent[0, WIZ] = 0
+
+
+def test_spell_1_the_spells_ready_are_exactly_those_with_a_source():
+    """`has_spell` (the bits the mask and the `magic` key read, `spells.ready_spells`) holds
+    exactly where `spell_source` finds a way to pay: over random classes, options, armor,
+    books, known and spent spells and wand casts."""
+    sc = magic_scene()
+    s = sc.s
+    rng = np.random.default_rng(5)
+    classes = [0, ROGUE, WIZARD, CLERIC, NAMER, KING, -1]  # 0: the Hero class
+    for _ in range(300):
+        m = int(rng.integers(4))
+        s.cls[0, m] = rng.choice(classes)
+        s.options[0, m] = rng.integers(-1, 3, 2)
+        s.item[0, m, ARMOR] = rng.choice([NO_ITEM, ROBES, LEATHER])
+        s.in_party[0, m] = rng.random() < 0.9
+        s.has_book[0] = rng.random() < 0.5
+        s.book_pages[0] = rng.random(NUM_SPELLS) < 0.3
+        s.spells_known[0, m] = rng.integers(0, 1 << MAGE_SPELLS)
+        s.spells_spent[0, m] = rng.integers(0, 1 << NUM_SPELLS)
+        s.wand_casts[0, m] = rng.integers(0, 2)
+        for i in range(NUM_SPELLS):
+            ready = has_spell(s, sc.p, 0, m, i)
+            assert ready == (spell_source(s, 0, m, i) != SRC_NONE), (s.cls[0, m], i)
 
 
 # --- PAGE-2: who reads --------------------------------------------------------------------

@@ -82,30 +82,45 @@ def bow_ready(s, e, m):
 
 
 @njit(cache=True)
+def ready_features(s, e, m):
+    """The features member m has (its class, level and options give them), as bits by power
+    index. The king has none."""
+    c, level2, level3 = s.cls[e, m], s.options[e, m, 0], s.options[e, m, 1]
+    if c == HERO:
+        bits = bit(FEROCIOUS) | bit(DOUBLE) | bit(SECOND_WIND)
+        if level3 == HERO_OATH:
+            bits |= bit(SMITE)
+        elif level3 == HERO_COMMANDER:
+            bits |= bit(CHARGE)
+        return bits
+    if c == ROGUE:  # the bows specialty: double strike with a bow in hand
+        bits = bit(DODGE) | bit(HIDE) | bit(FOCUS)
+        if level2 == ROGUE_BOWS and bow_ready(s, e, m):
+            bits |= bit(DOUBLE)
+        return bits
+    if c == CLERIC:
+        bits = bit(LAY_ON_HANDS) | bit(BLESS)
+        if level2 == CLERIC_EXORCIST:
+            bits |= bit(HOLY_WATER)
+        elif level2 == CLERIC_HEALER:
+            bits |= bit(HEALING_TOUCH)
+        elif level2 == CLERIC_HOLY_WEAPON:
+            bits |= bit(HOLY_WEAPON)
+        return bits
+    if c == NAMER and level2 == NAMER_BLOOD:
+        return bit(BLOOD_MAGIC)
+    return 0
+
+
+@njit(cache=True)
+def bit(i):
+    return 1 << i
+
+
+@njit(cache=True)
 def has_feature(s, p, e, m, i):
-    """Member m has feature i (its class, level and options give it). The king has none."""
-    c = s.cls[e, m]
-    if i == FEROCIOUS or i == SECOND_WIND:
-        return c == HERO
-    if i == DOUBLE:  # the Rogue's bows specialty: double strike with a bow in hand
-        return c == HERO or (has_option(s, e, m, ROGUE, 2, ROGUE_BOWS) and bow_ready(s, e, m))
-    if i == DODGE or i == HIDE or i == FOCUS:
-        return c == ROGUE
-    if i == LAY_ON_HANDS or i == BLESS:
-        return c == CLERIC
-    if i == SMITE:
-        return has_option(s, e, m, HERO, 3, HERO_OATH)
-    if i == CHARGE:
-        return has_option(s, e, m, HERO, 3, HERO_COMMANDER)
-    if i == HOLY_WATER:
-        return has_option(s, e, m, CLERIC, 2, CLERIC_EXORCIST)
-    if i == HEALING_TOUCH:
-        return has_option(s, e, m, CLERIC, 2, CLERIC_HEALER)
-    if i == HOLY_WEAPON:
-        return has_option(s, e, m, CLERIC, 2, CLERIC_HOLY_WEAPON)
-    if i == BLOOD_MAGIC:
-        return has_option(s, e, m, NAMER, 2, NAMER_BLOOD)
-    return False
+    """Member m has feature i (`ready_features`)."""
+    return (ready_features(s, e, m) >> i) & 1 == 1
 
 
 @njit(cache=True)
@@ -129,13 +144,11 @@ def is_unprimed(s, e, m, bit):
 
 
 @njit(cache=True)
-def can_use_feature(s, p, e, m, i, t):
-    """Member m has feature i, can pay for it, and t (already a valid target) suits it: a
-    primed feature is not primed already, a heal needs a wounded member who may be healed,
-    bless an unblessed member, holy water an undead or fiend, holy weapon no sword yet, blood
-    magic 2 HP or more and mana below the well."""
-    if not has_feature(s, p, e, m, i) or s.mana[e, m] < feature_cost(s, p, e, m, i):
-        return False
+def feature_suits(s, e, m, i, t):
+    """Feature i used by member m on t (already a valid target) does something: a primed
+    feature is not primed already, a heal needs a wounded member who may be healed, bless an
+    unblessed member, holy water an undead or fiend, holy weapon no sword yet, blood magic 2
+    HP or more and mana below the well."""
     if i == FEROCIOUS:
         return is_unprimed(s, e, m, PRIME_FEROCIOUS)
     if i == DOUBLE:

@@ -161,7 +161,7 @@ from .layout import (
 from .loot import has_loot
 from .moving import is_stair_open
 from .party import is_known, is_standing, level_cost
-from .powers import has_power, power_cost
+from .powers import power_cost, ready_powers
 from .rooms import has_band
 from .state import (
     DIRTY_ALL,
@@ -545,8 +545,9 @@ def observe_magic(s, p, e, out):
         if not s.in_party[e, m]:
             continue
         row = out[m * MAGIC_ROW : (m + 1) * MAGIC_ROW]
+        ready = ready_powers(s, e, m)
         for i in range(NUM_POWERS):
-            if has_power(s, p, e, m, i):
+            if (ready >> i) & 1 == 1:
                 row[MAGIC_POWER + i] = min(9, power_cost(s, p, e, m, i) + 1)
         for n in range(NUM_NAMES):
             row[MAGIC_NAMES + n] = (s.names_known[e, m] >> n) & 1

@@ -11,18 +11,20 @@ used in a fight costs the acting member's turn where the table says so (tables.P
 
 from numba import njit
 
-from .classes import can_use_feature, feature_cost, has_feature, use_feature
+from .classes import feature_cost, feature_suits, has_feature, ready_features, use_feature
 from .fights import is_foe_alive
 from .party import is_standing
 from .spells import (
-    can_cast_name,
-    can_cast_spell,
     cast_name,
     cast_spell,
     has_name_spell,
     has_spell,
     name_cost,
+    name_suits,
+    ready_names,
+    ready_spells,
     spell_cost,
+    spell_suits,
 )
 from .state import DIRTY_MAGIC, DIRTY_PARTY, DIRTY_SELECT
 from .tables import (
@@ -82,37 +84,58 @@ def can_aim(s, p, e, m, i, t):
 
 
 @njit(cache=True)
-def can_use_power(s, p, e, m, i, t):
-    """Member m may use power i now on target t (-1 for a power without one): the power's
-    module says whether m has it and can pay, and whether t suits it."""
-    if power_target(s, e, i) == NO_USE or not can_aim(s, p, e, m, i, t):
-        return False
-    if i < FIRST_FEATURE:
-        return can_cast_spell(s, p, e, m, i, t)
-    if i < FIRST_NAME_SPELL:
-        return can_use_feature(s, p, e, m, i, t)
-    return can_cast_name(s, p, e, m, i, t)
+def ready_powers(s, e, m):
+    """Every power member m has ready (`has_power`), as bits by power index: what the mask
+    and the `magic` key read, found once a member rather than once a power."""
+    return ready_spells(s, e, m) | ready_features(s, e, m) | ready_names(s, e, m)
 
 
 @njit(cache=True)
-def can_choose_power(s, p, e, m, i):
-    """Power i may be chosen: it can be used now on at least one target. Every power's
-    module asks first that m has it and can pay, so a power m lacks or cannot pay for is
-    ruled out here, before its targets are tried (the mask asks this for every power)."""
-    kind = power_target(s, e, i)
-    if kind == NO_USE or not has_power(s, p, e, m, i) or s.mana[e, m] < power_cost(s, p, e, m, i):
+def can_pay(s, p, e, m, i):
+    return s.mana[e, m] >= power_cost(s, p, e, m, i)
+
+
+@njit(cache=True)
+def power_suits(s, e, m, i, t):
+    """Power i used by member m on t (already a valid target) does something here: each
+    power's module says (a heal needs someone hurt, a mark an unmarked foe, ...)."""
+    if i < FIRST_FEATURE:
+        return spell_suits(s, e, i, t)
+    if i < FIRST_NAME_SPELL:
+        return feature_suits(s, e, m, i, t)
+    return name_suits(s, e, m, i - FIRST_NAME_SPELL, t)
+
+
+@njit(cache=True)
+def can_use_power(s, p, e, m, i, t):
+    """Member m may use power i now on target t (-1 for a power without one): m has it and
+    can pay, and t is a target it may be aimed at and does something to."""
+    if power_target(s, e, i) == NO_USE or not can_aim(s, p, e, m, i, t):
         return False
+    return has_power(s, p, e, m, i) and can_pay(s, p, e, m, i) and power_suits(s, e, m, i, t)
+
+
+@njit(cache=True)
+def has_target(s, p, e, m, i):
+    """Power i, used by member m now, has a target it may be aimed at and does something to."""
+    kind = power_target(s, e, i)
     if kind == T_MEMBER:
         for b in range(MAX_MEMBERS):
-            if can_use_power(s, p, e, m, i, b):
+            if can_aim(s, p, e, m, i, b) and power_suits(s, e, m, i, b):
                 return True
         return False
     if kind == T_FOE:
         for k in range(MAX_FOES):
-            if can_use_power(s, p, e, m, i, k):
+            if can_aim(s, p, e, m, i, k) and power_suits(s, e, m, i, k):
                 return True
         return False
-    return can_use_power(s, p, e, m, i, -1)
+    return kind != NO_USE and power_suits(s, e, m, i, -1)
+
+
+@njit(cache=True)
+def can_choose_power(s, p, e, m, i):
+    """Power i may be chosen: m has it, can pay, and it can be used on at least one target."""
+    return has_power(s, p, e, m, i) and can_pay(s, p, e, m, i) and has_target(s, p, e, m, i)
 
 
 @njit(cache=True)
@@ -122,8 +145,9 @@ def can_cast(s, p, e, m):
         return False
     if s.mode[e] == FIGHT and (s.actor[e] < 0 or s.order[e, s.actor[e]] != m):
         return False
+    ready = ready_powers(s, e, m)
     for i in range(NUM_POWERS):
-        if can_choose_power(s, p, e, m, i):
+        if (ready >> i) & 1 == 1 and can_pay(s, p, e, m, i) and has_target(s, p, e, m, i):
             return True
     return False
 

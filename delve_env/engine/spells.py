@@ -39,6 +39,7 @@ from .tables import (
     MONSTERS,
     NAME_SPELLS,
     NO_ITEM,
+    NUM_SPELLS,
     POWERS,
     PRIME_GROW,
     PW_COST,
@@ -74,6 +75,7 @@ AID, DISPEL, INFLICT, LOCATE, TRUTH, GUIDING = range(6, 12)
 # where a member's spell comes from (`spell_source`)
 SRC_NONE, SRC_DIVINE, SRC_BOOK, SRC_CHARGE, SRC_WAND = range(5)
 ALL_MAGE = (1 << MAGE_SPELLS) - 1
+ALL_DIVINE = ((1 << NUM_SPELLS) - 1) & ~ALL_MAGE
 MISSILE_DARTS, DART_DAMAGE = 3, 2  # magic missile: 3 darts of 2, always hitting
 FIREBOLT_KEEP = 3  # firebolt: a d6 of 3 or more gives the mana (and charge) back: 2/3
 AID_OVER = 6  # aid heals past the ceiling, to at most ceiling + 6 (HP-1's exception)
@@ -120,9 +122,30 @@ def spell_source(s, e, m, i):
 
 
 @njit(cache=True)
+def ready_spells(s, e, m):
+    """The spells member m can cast now (ignoring mana and targets) as bits by spell index:
+    those with a `spell_source`, found at once (the mask and the `magic` key ask for all)."""
+    cls = s.cls[e, m]
+    if not s.in_party[e, m] or cls < 0 or in_armor(s, e, m):
+        return 0
+    bits = 0
+    if cls == CLERIC and s.options[e, m, 1] == CLERIC_DIVINE:
+        bits |= ALL_DIVINE
+    if is_reader(s, e, m) and s.has_book[e]:
+        pages = s.book_pages
+        for i in range(NUM_SPELLS):
+            if pages[e, i] > 0:
+                bits |= 1 << i
+    known = known_spells(s, e, m)
+    if s.wand_casts[e, m] <= 0:
+        known &= ~int(s.spells_spent[e, m])
+    return bits | known
+
+
+@njit(cache=True)
 def has_spell(s, p, e, m, i):
     """Member m can cast spell i now (ignoring mana and targets)."""
-    return spell_source(s, e, m, i) != SRC_NONE
+    return (ready_spells(s, e, m) >> i) & 1 == 1
 
 
 @njit(cache=True)
@@ -304,14 +327,6 @@ def spell_suits(s, e, i, t):
 
 
 @njit(cache=True)
-def can_cast_spell(s, p, e, m, i, t):
-    """Member m has spell i, can pay for it, and t (already a valid target) suits it."""
-    if not has_spell(s, p, e, m, i) or s.mana[e, m] < spell_cost(s, p, e, m, i):
-        return False
-    return spell_suits(s, e, i, t)
-
-
-@njit(cache=True)
 def cast_spell(s, p, e, m, i, t, rng):
     """Member m casts spell i on t (-1 none): pays (mana; the Wizard's charge or a wand cast)
     and does it."""
@@ -378,11 +393,20 @@ def cast_spell(s, p, e, m, i, t, rng):
 
 # --- name spells (NAME-1) -------------------------------------------------------------------
 @njit(cache=True)
+def ready_names(s, e, m):
+    """The name spells member m knows both names of, as bits by power index."""
+    names = int(s.names_known[e, m])
+    bits = 0
+    for j in range(NAME_SPELLS.shape[0]):
+        if (names >> NAME_SPELLS[j, 0]) & 1 == 1 and (names >> NAME_SPELLS[j, 1]) & 1 == 1:
+            bits |= 1 << (FIRST_NAME_SPELL + j)
+    return bits
+
+
+@njit(cache=True)
 def has_name_spell(s, p, e, m, i):
     """Member m knows both names of name spell i (a power index)."""
-    j = i - FIRST_NAME_SPELL
-    names = int(s.names_known[e, m])
-    return (names >> NAME_SPELLS[j, 0]) & 1 == 1 and (names >> NAME_SPELLS[j, 1]) & 1 == 1
+    return (ready_names(s, e, m) >> i) & 1 == 1
 
 
 @njit(cache=True)
@@ -425,14 +449,6 @@ def name_suits(s, e, m, j, t):
     if j == N_SOUND:
         return rooms_in_view(s, e, True) > 0
     return False
-
-
-@njit(cache=True)
-def can_cast_name(s, p, e, m, i, t):
-    """Member m knows name spell i, can pay for it, and t (a valid target) suits it."""
-    if not has_name_spell(s, p, e, m, i) or s.mana[e, m] < name_cost(s, p, e, m, i):
-        return False
-    return name_suits(s, e, m, i - FIRST_NAME_SPELL, t)
 
 
 @njit(cache=True)
