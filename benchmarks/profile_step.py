@@ -51,7 +51,7 @@ def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, dtype=np.int64)
     done = np.zeros(num_envs, dtype=np.bool_)
-    s, p = eng._compiled, eng.params
+    s, p = eng.state, eng.params
     phases = ("policy", "rules + autoreset", "observe + mask", "copies")
     totals = dict.fromkeys(phases, 0.0)
     calls = resets = 0

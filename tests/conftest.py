@@ -3,8 +3,13 @@ situations by writing the engine's state arrays (env 0 of a batch of one)."""
 
 from __future__ import annotations
 
+import sys
+
+import numba
 import numpy as np
 import pytest
+from numba import types
+from numba.core.registry import CPUDispatcher
 
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
@@ -253,3 +258,23 @@ def scene_factory():
 @pytest.fixture
 def rng() -> np.ndarray:
     return make_rng()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def engine_compiled_for_the_state_view_only():
+    """After the session: no engine function was compiled for the `State` namedtuple. Tests
+    hand engine functions `env.state` (struct.StateRef); a namedtuple compiles the function's
+    whole call tree a second time (minutes on a clean machine)."""
+    yield
+    if numba.config.DISABLE_JIT:
+        return
+    wrong = sorted(
+        f"{name}.{attr}"
+        for name, module in list(sys.modules.items())
+        if name.startswith("delve_env.engine.") and name != "delve_env.engine.struct"
+        for attr, fn in vars(module).items()
+        if isinstance(fn, CPUDispatcher) and fn.__module__ == name
+        for sig in fn.signatures
+        if sig and isinstance(sig[0], types.BaseNamedTuple)
+    )
+    assert not wrong, f"compiled for the State namedtuple (pass env.state): {wrong}"

@@ -32,3 +32,12 @@ def test_clear_slot_zeroes_every_field_of_one_env_only():
     for name, a in zip(FIELDS, state):
         assert not np.any(a[1]), name
         assert np.all(a[0] == 1), name
+
+
+def test_the_view_reads_like_the_state():
+    """Python reads the compiled view's fields as the State's very arrays, in order."""
+    state = allocate(2, depth=2, height=24, width=48)
+    view = struct.compiled_view(state)
+    assert view.hp is state.hp and view._fields == state._fields
+    assert all(a is b for a, b in zip(view, state)) and len(view) == len(state)
+    assert view[3] is state[3] and list(view._asdict()) == list(FIELDS)

@@ -137,7 +137,7 @@ def game_scene(lock: int, seed: int = 0, f: int = 1, **config) -> tuple[DelveEnv
         if not s.room_map[0, f, r] and not (f == s.book_floor[0] and r == s.book_room[0])
     )
     g = np.array([seed_state(seed + 1000, GEN)], dtype=np.uint64)
-    place_vault(env.engine._compiled, env.engine.params, 0, f, r, lock, g)
+    place_vault(env.engine.state, env.engine.params, 0, f, r, lock, g)
     s.band_kind[0, f, r] = -1
     s.band_hp[0, f, r] = 0
     s.floor[0], s.x[0], s.y[0] = f, s.room_rect[0, f, r, 0], s.room_rect[0, f, r, 1]
@@ -439,7 +439,7 @@ def test_wall1_symbols_grow_every_floor_and_the_mask_offers_s_rings():
     for seed in range(400):
         g = np.array([seed_state(seed, GEN)], dtype=np.uint64)
         for f in FLOORS:
-            make_wall(s_env.engine._compiled, 0, f, g)
+            make_wall(s_env.engine.state, 0, f, g)
             used[f] |= {int(v) for v in s_env.state.wall_combo[0, f]}
     for f in FLOORS:
         assert used[f] == set(range(symbols(f)))
@@ -565,7 +565,7 @@ def test_plate1_every_generated_plate_is_solvable_over_10000_seeds():
     for seed in range(10_000):
         g = np.array([seed_state(seed, GEN)], dtype=np.uint64)
         for f in (1 + seed % 3, 4 + seed % 3, 7 + seed % 3, 10 + seed % 3):
-            make_plate(env.engine._compiled, 0, f, g)
+            make_plate(env.engine.state, 0, f, g)
             n = plate_n(f)
             lit = s.plate_lit[0, f]
             assert lit[:n, :n].any(), "a plate is never already dark"

@@ -26,7 +26,7 @@ class Engine:
         self.params = params
         self.party = party
         depth, height, width = int(params[P_DEPTH]), int(params[P_HEIGHT]), int(params[P_WIDTH])
-        self.state = allocate(num_envs, depth, height, width)  # what Python reads and writes
+        self._arrays = allocate(num_envs, depth, height, width)
         self.obs_record = np.zeros((num_envs, OBS_BYTES), dtype=np.uint8)  # layout.py
         self.obs = views(self.obs_record)  # the Dict's keys, views into the record
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
@@ -44,13 +44,14 @@ class Engine:
         # Compiled code bumps an array's reference count on every field it reads. One view per
         # thread gives each thread its own counts: shared, two cores fight over those cache
         # lines and two threads ran slower than one.
-        self._views = [compiled_view(self.state) for _ in range(self.num_threads)]
-        self._compiled = self._views[0]  # the same arrays, for compiled code
+        self._views = [compiled_view(self._arrays) for _ in range(self.num_threads)]
+        # what Python reads and writes and hands to engine functions (struct.StateRef)
+        self.state = self._views[0]
 
     def __getstate__(self) -> dict:
-        # the compiled view and the thread pool are handles to this process: rebuilt, never
-        # pickled
-        skip = ("_compiled", "_views", "_pool", "_ranges", "obs")
+        # the compiled views and the thread pool are handles to this process: rebuilt from
+        # the arrays, never pickled
+        skip = ("state", "_views", "_pool", "_ranges", "obs")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, d: dict) -> None:
@@ -69,7 +70,7 @@ class Engine:
                 copies[1][lo:hi] = self.masks[lo:hi]
 
         if self._pool is None:
-            return job(self._compiled, 0, self.num_envs)
+            return job(self.state, 0, self.num_envs)
         jobs = [self._pool.submit(job, view, lo, hi)
                 for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
         for j in jobs:

@@ -21,7 +21,23 @@ class StateStruct(types.StructRef):
 
 
 class StateRef(structref.StructRefProxy):
-    """The Python handle of a StateStruct (only ever passed back into compiled code)."""
+    """The Python handle of a StateStruct. Python reads it like the `State` it views: each
+    field is the State's very array, and it iterates, indexes and lists `_fields` as the
+    namedtuple does. Hand this, never the State, to an engine function called from Python:
+    the namedtuple is another type, and numba would compile the function's whole call tree
+    again for it (minutes for a fight or a spell)."""
+
+    def __iter__(self):
+        return iter(self.__dict__["_state"])
+
+    def __len__(self):
+        return len(self.__dict__["_state"])
+
+    def __getitem__(self, i):
+        return self.__dict__["_state"][i]
+
+    def _asdict(self):
+        return self.__dict__["_state"]._asdict()
 
 
 structref.define_boxing(StateStruct, StateRef)
@@ -189,11 +205,14 @@ def _struct_of(nt):
 
 
 def compiled_view(state: State):
-    """What compiled code is handed: a StructRef sharing `state`'s arrays (or `state` itself
-    when the JIT is off)."""
+    """What compiled code is handed and Python reads: a StructRef sharing `state`'s arrays,
+    its fields set as attributes (as fast to read as the namedtuple's), or `state` itself when
+    the JIT is off."""
     if config.DISABLE_JIT:
         return state
-    return _struct_of(state)
+    view = _struct_of(state)
+    view.__dict__.update(state._asdict(), _fields=state._fields, _state=state)
+    return view
 
 
 @njit(cache=True)
