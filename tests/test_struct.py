@@ -4,6 +4,7 @@ import inspect
 import re
 
 import numpy as np
+import pytest
 
 from delve_env.engine import struct
 from delve_env.engine.state import FIELDS, allocate
@@ -41,3 +42,5 @@ def test_the_view_reads_like_the_state():
     assert view.hp is state.hp and view._fields == state._fields
     assert all(a is b for a, b in zip(view, state)) and len(view) == len(state)
     assert view[3] is state[3] and list(view._asdict()) == list(FIELDS)
+    with pytest.raises(AttributeError):  # as the namedtuple refuses it
+        view.hp = np.zeros_like(state.hp)

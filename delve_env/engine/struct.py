@@ -39,6 +39,11 @@ class StateRef(structref.StructRefProxy):
     def _asdict(self):
         return self.__dict__["_state"]._asdict()
 
+    def __setattr__(self, name, value):
+        if name in FIELDS:  # as the namedtuple: rebinding would part Python from the struct
+            raise AttributeError(f"can't set {name}: write into its array ({name}[...] = v)")
+        super().__setattr__(name, value)
+
 
 structref.define_boxing(StateStruct, StateRef)
 
