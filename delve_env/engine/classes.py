@@ -120,7 +120,7 @@ def bit(i):
 @njit(cache=True)
 def has_feature(s, p, e, m, i):
     """Member m has feature i (`ready_features`)."""
-    return (ready_features(s, e, m) >> i) & 1 == 1
+    return (ready_features(s, e, m) >> int(i)) & 1 == 1
 
 
 @njit(cache=True)

@@ -145,7 +145,7 @@ def ready_spells(s, e, m):
 @njit(cache=True)
 def has_spell(s, p, e, m, i):
     """Member m can cast spell i now (ignoring mana and targets)."""
-    return (ready_spells(s, e, m) >> i) & 1 == 1
+    return (ready_spells(s, e, m) >> int(i)) & 1 == 1
 
 
 @njit(cache=True)
@@ -398,7 +398,9 @@ def ready_names(s, e, m):
     names = int(s.names_known[e, m])
     bits = 0
     for j in range(NAME_SPELLS.shape[0]):
-        if (names >> NAME_SPELLS[j, 0]) & 1 == 1 and (names >> NAME_SPELLS[j, 1]) & 1 == 1:
+        if (names >> int(NAME_SPELLS[j, 0])) & 1 == 1 and (
+            names >> int(NAME_SPELLS[j, 1])
+        ) & 1 == 1:
             bits |= 1 << (FIRST_NAME_SPELL + j)
     return bits
 
@@ -406,7 +408,7 @@ def ready_names(s, e, m):
 @njit(cache=True)
 def has_name_spell(s, p, e, m, i):
     """Member m knows both names of name spell i (a power index)."""
-    return (ready_names(s, e, m) >> i) & 1 == 1
+    return (ready_names(s, e, m) >> int(i)) & 1 == 1
 
 
 @njit(cache=True)
