@@ -3,22 +3,23 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable
 from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
 
-from training.evaluate import model_policy, play
+from training.evaluate import play_batched
 
 CURVE_FIELDS = ("timesteps", "win_rate", "win_low", "win_high", "mean_return", "mean_length")
 
 
 class EvalCurveCallback(BaseCallback):
     """Every `every` timesteps (and at the start and the end) play `episodes` deterministic,
-    masked episodes on the held-out seeds and append a row to `csv_path`.
+    masked episodes on the held-out seeds, all in one batched engine (`play_batched`: the
+    same games as the single env), and append a row to `csv_path`.
 
     Args:
-        make_env: Builds the single evaluation env (float observations).
+        task: The registered id.
+        config: Its env config.
         csv_path: The curve's CSV file (written with a header at the start of training).
         every: Timesteps between two evaluations.
         episodes: Episodes per evaluation.
@@ -26,16 +27,15 @@ class EvalCurveCallback(BaseCallback):
         verbose: 1 prints one line per evaluation.
     """
 
-    def __init__(self, make_env: Callable, csv_path: Path, every: int, episodes: int,
+    def __init__(self, task: str, config: dict, csv_path: Path, every: int, episodes: int,
                  seed: int, verbose: int = 1):  # fmt: skip
         super().__init__(verbose)
-        self.make_env, self.csv_path = make_env, Path(csv_path)
+        self.task, self.config, self.csv_path = task, config, Path(csv_path)
         self.every, self.episodes, self.seed = every, episodes, seed
         self.last = -1  # timesteps of the last evaluation
         self.rows: list[dict] = []
 
     def _on_training_start(self) -> None:
-        self.env = self.make_env()
         with self.csv_path.open("w", newline="") as f:
             csv.writer(f).writerow(CURVE_FIELDS)
         self.evaluate()
@@ -50,7 +50,7 @@ class EvalCurveCallback(BaseCallback):
             self.evaluate()
 
     def evaluate(self) -> None:
-        result = play(self.env, model_policy(self.model), self.episodes, self.seed)
+        result = play_batched(self.task, self.config, self.model, self.episodes, self.seed)
         row = {"timesteps": self.num_timesteps, **{k: result[k] for k in CURVE_FIELDS[1:]}}
         self.rows.append(row)
         self.last = self.num_timesteps

@@ -122,13 +122,15 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
     """`play` for a MaskablePPO model, every episode in its own slot of one batched engine.
 
     Returns the same summary as `play` (the same games: slot i plays seed + i). With
-    `deterministic=False` the actions are sampled from the policy (torch seeded with `seed`).
+    `deterministic=False` the actions are sampled from the policy (torch seeded with `seed`;
+    a deterministic evaluation leaves torch's generator alone, as training goes on after it).
     """
     import torch
 
     from delve_env.sb3 import DelveSB3VecEnv
 
-    torch.manual_seed(seed)
+    if not deterministic:
+        torch.manual_seed(seed)
     venv = DelveSB3VecEnv(episodes, seed=seed, **config)
     obs = venv.reset()
     done = np.zeros(episodes, dtype=bool)

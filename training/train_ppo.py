@@ -136,7 +136,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
                         n_epochs=hp.n_epochs, ent_coef=hp.ent_coef, gamma=hp.gamma, seed=seed,
                         policy_kwargs=policy_kwargs(extractor, hp.net), verbose=0)  # fmt: skip
     model.set_logger(configure(str(out), ["csv"]))
-    curve = EvalCurveCallback(lambda: make_env(task, config), out / "curve.csv", hp.eval_every,
+    curve = EvalCurveCallback(task, config, out / "curve.csv", hp.eval_every,
                               hp.eval_episodes, EVAL_SEED)  # fmt: skip
     # a checkpoint per curve point (SB3 callbacks count vector steps)
     save_every = max(hp.eval_every // hp.num_envs, 1)
