@@ -5,7 +5,9 @@ compiled passes, timed apart: the rules (each env's action, or its autoreset) an
 (the observation's dirty parts and the mask, `step.write_outputs`). Together they are exactly
 `Engine.step` (the same calls in the same order per env, the same trajectory); split, the
 second pass reads state the first left in cache less often, so it slightly overstates the
-outputs. Then the copies the vector env hands out (record + mask).
+outputs. Then the copies the vector env hands out (record + mask). Last, the outputs' parts:
+how often a step marks each dirty (`state.DIRTY_*`), and what each part costs an env when it
+is written, timed on the state the trajectory ended in (into scratch buffers).
 
     python benchmarks/profile_step.py                 # N=4096, 3 s
     python benchmarks/profile_step.py --num-envs 64 --seconds 1 --difficulty hard
@@ -22,12 +24,30 @@ from numba import njit
 
 from delve_env.bench import machine_info, machine_line, sample_legal
 from delve_env.config import Config
+from delve_env.engine import layout
 from delve_env.engine.batch import Engine
+from delve_env.engine.mask import mask_casters, mask_ground, mask_items
+from delve_env.engine.observe import observe_magic, observe_map, observe_pack, observe_party
+from delve_env.engine.state import (
+    DIRTY_ALL,
+    DIRTY_MAGIC,
+    DIRTY_MAP,
+    DIRTY_PACK,
+    DIRTY_PARTY,
+    DIRTY_SELECT,
+)
 from delve_env.engine.step import next_run, step_slot, write_outputs
+
+FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("pack", DIRTY_PACK),
+         ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT), ("all", DIRTY_ALL))  # fmt: skip
+PARTS = ("observe map", "observe party", "observe pack", "observe magic", "mask: ground",
+         "mask: items", "mask: casters")  # fmt: skip
 
 
 @njit(cache=True)
-def rules_pass(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated):
+def rules_pass(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated,
+               flags, marked):  # fmt: skip
+    """The rules; marked[i] counts the steps whose dirty bits hold all of flags[i]."""
     for e in range(len(actions)):
         if needs_reset[e]:
             next_run(s, p, e, party)
@@ -35,6 +55,34 @@ def rules_pass(s, p, party, actions, needs_reset, masks, rewards, terminated, tr
         else:
             r, te, tr, _ = step_slot(s, p, e, actions[e], masks[e], s.rng)
             rewards[e], terminated[e], truncated[e] = r, te, tr
+            for i in range(len(flags)):
+                marked[i] += (s.dirty[e] & flags[i]) == flags[i]
+
+
+@njit(cache=True)
+def part_pass(s, p, part, obs, masks, repeats):
+    """Write one part (PARTS[part]) of every env's outputs, `repeats` times."""
+    for _ in range(repeats):
+        for e in range(len(obs)):
+            record, mask = obs[e], masks[e]
+            if part == 0:
+                observe_map(s, e, record[layout.MAP_AT : layout.MAP_AT + layout.MAP_BYTES])
+            elif part == 1:
+                observe_party(
+                    s, p, e, record[layout.PARTY_AT : layout.PARTY_AT + layout.PARTY_BYTES]
+                )
+            elif part == 2:
+                observe_pack(s, e, record[layout.PACK_AT : layout.PACK_AT + layout.PACK_BYTES])
+            elif part == 3:
+                observe_magic(
+                    s, p, e, record[layout.MAGIC_AT : layout.MAGIC_AT + layout.MAGIC_BYTES]
+                )
+            elif part == 4:
+                mask_ground(s, p, e, mask)
+            elif part == 5:
+                mask_items(s, p, e, mask)
+            else:
+                mask_casters(s, p, e, mask)
 
 
 @njit(cache=True)
@@ -55,13 +103,15 @@ def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
     phases = ("policy", "rules + autoreset", "observe + mask", "copies")
     totals = dict.fromkeys(phases, 0.0)
     calls = resets = 0
+    flags = np.array([f for _, f in FLAGS], dtype=np.int64)
+    marked = np.zeros(len(FLAGS), dtype=np.int64)
     end = time.perf_counter() + seconds
     while calls < 3 or time.perf_counter() < end:
         t0 = time.perf_counter()
         sample_legal(eng.masks, rng.random(num_envs), actions)
         t1 = time.perf_counter()
         rules_pass(s, p, eng.party, actions, done, eng.masks, eng.rewards, eng.terminated,
-                   eng.truncated)  # fmt: skip
+                   eng.truncated, flags, marked)  # fmt: skip
         t2 = time.perf_counter()
         outputs_pass(s, p, done, eng.obs_record, eng.masks)
         t3 = time.perf_counter()
@@ -73,7 +123,16 @@ def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
             for name, dt in zip(phases, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
                 totals[name] += dt
         calls += 1
-    return {"calls": calls - 1, "resets": resets, "totals": totals}
+    stepped = max(1, calls * num_envs - resets)
+    dirty = {name: marked[i] / stepped for i, (name, _) in enumerate(FLAGS)}
+    obs, masks, parts = eng.obs_record.copy(), eng.masks.copy(), {}
+    for i, name in enumerate(PARTS):
+        part_pass(s, p, i, obs, masks, 1)  # compiles
+        t0 = time.perf_counter()
+        part_pass(s, p, i, obs, masks, 5)
+        parts[name] = (time.perf_counter() - t0) / (5 * num_envs)
+    return {"calls": calls - 1, "resets": resets, "totals": totals, "dirty": dirty,
+            "parts": parts}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -93,6 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, t in tot.items():
         print(f"{name:<18} {1e6 * t / env_steps:>12.3f} {100 * t / whole:>6.1f}%")
     print(f"{'all':<18} {1e6 * whole / env_steps:>12.3f}  ({env_steps / whole:,.0f} steps/s)")
+    print("steps marking each part dirty: "
+          + ", ".join(f"{k} {100 * v:.1f}%" for k, v in r["dirty"].items()))  # fmt: skip
+    print(f"{'part, when written':<18} {'us/env':>12}")
+    for name, t in r["parts"].items():
+        print(f"{name:<18} {1e6 * t:>12.3f}")
     print("machine: " + machine_line(machine_info()))
     return 0
 
