@@ -5,8 +5,10 @@ on foes (FS_MARKED, FS_BLIND, FS_BOUND). Scenes: tests/spellkit.py."""
 from __future__ import annotations
 
 import numpy as np
-from spellkit import BIG, CLER, GOBLIN, HERO, ORC, SKELETON, WIZ, cast, magic_scene, offered
+from spellkit import BIG, CLER, GOBLIN, HERO, ORC, SKELETON, WIZ, cast, magic_scene, offered, teach
+from spellkit import NAMER as NAMER_SLOT
 
+from delve_env.engine.actions import A_CAST
 from delve_env.engine.fights import (
     FAMILIAR,
     ally_attack,
@@ -15,10 +17,11 @@ from delve_env.engine.fights import (
     monster_attack,
     pick_target,
 )
+from delve_env.engine.layout import MAGIC_POWER
 from delve_env.engine.moving import arrive
 from delve_env.engine.params import P_KILL_XP, P_SCROLL_PACES
 from delve_env.engine.party import heal
-from delve_env.engine.powers import can_choose_power
+from delve_env.engine.powers import can_choose_power, has_power
 from delve_env.engine.spells import (
     AID_OVER,
     SRC_NONE,
@@ -42,6 +45,8 @@ from delve_env.engine.tables import (
     NAMER,
     NO_ITEM,
     NUM_SPELLS,
+    POWER_NAMES,
+    POWERS,
     ROBES,
     ROGUE,
     WARD,
@@ -86,6 +91,46 @@ def test_spell_1_the_spells_ready_are_exactly_those_with_a_source():
         for i in range(NUM_SPELLS):
             ready = has_spell(s, sc.p, 0, m, i)
             assert ready == (spell_source(s, 0, m, i) != SRC_NONE), (s.cls[0, m], i)
+
+
+def test_the_magic_key_shows_each_ready_power_at_its_cost_plus_one():
+    """VIEW-1's `magic` rows: power i reads cost + 1 for a member who has it ready, else 0,
+    from the ready-power bits: the Wizard's known spell and not its unknown one, the Hero's
+    features, the Cleric's and no one's name spell until the Namer knows both names."""
+    sc = magic_scene()
+    s = sc.s
+    wizard_knows(sc, MISSILE)
+    sc.refresh()
+    rows = sc.env.engine.obs["magic"][0]
+    missile, firebolt = MAGIC_POWER + MISSILE, MAGIC_POWER + FIREBOLT
+    assert rows[WIZ, missile] == spell_cost(s, sc.p, 0, WIZ, MISSILE) + 1 == 2
+    assert rows[WIZ, firebolt] == 0 and rows[HERO, missile] == 0
+    ferocious = POWER_NAMES.index("ferocious strike")
+    assert rows[HERO, MAGIC_POWER + ferocious] == 2 and rows[WIZ, MAGIC_POWER + ferocious] == 0
+    fire = POWER_NAMES.index("name: project fire")
+    assert rows[NAMER_SLOT, MAGIC_POWER + fire] == 0
+    teach(sc, "project fire")
+    sc.refresh()
+    assert rows[NAMER_SLOT, MAGIC_POWER + fire] == POWERS[fire, 0] + 1
+    for m in range(4):
+        for i in range(len(POWER_NAMES)):
+            has = has_power(s, sc.p, 0, m, i)
+            assert (rows[m, MAGIC_POWER + i] > 0) == has, (m, POWER_NAMES[i])
+
+
+def test_spell_1_only_a_member_with_a_power_to_use_may_cast():
+    """`A_CAST + m` is offered only to a member with a ready power it can pay for and use:
+    the Namer with no names and the Wizard with no spells are not; a name pair, or a known
+    spell, makes them casters; no mana makes the Wizard none again."""
+    sc = magic_scene()
+    s = sc.s
+    wizard_knows(sc)
+    assert not sc.legal(A_CAST + NAMER_SLOT) and not sc.legal(A_CAST + WIZ)
+    teach(sc, "create light")
+    wizard_knows(sc, LIGHT_)
+    assert sc.legal(A_CAST + NAMER_SLOT) and sc.legal(A_CAST + WIZ)
+    s.mana[0, WIZ] = 0
+    assert not sc.legal(A_CAST + WIZ)
 
 
 # --- PAGE-2: who reads --------------------------------------------------------------------
