@@ -86,9 +86,9 @@ def part_pass(s, p, part, obs, masks, repeats):
 
 
 @njit(cache=True)
-def outputs_pass(s, p, needs_reset, obs, masks):
+def outputs_pass(s, p, needs_reset, obs, masks, kept_rows, kept):
     for e in range(len(needs_reset)):
-        write_outputs(s, p, e, obs[e], masks[e], needs_reset[e])
+        write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 
 
 def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
@@ -113,7 +113,7 @@ def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
         rules_pass(s, p, eng.party, actions, done, eng.masks, eng.rewards, eng.terminated,
                    eng.truncated, flags, marked)  # fmt: skip
         t2 = time.perf_counter()
-        outputs_pass(s, p, done, eng.obs_record, eng.masks)
+        outputs_pass(s, p, done, eng.obs_record, eng.masks, eng.kept_rows, eng.kept)
         t3 = time.perf_counter()
         eng.obs_record.copy(), eng.masks.copy()
         t4 = time.perf_counter()

@@ -30,6 +30,9 @@ class Engine:
         self.obs_record = np.zeros((num_envs, OBS_BYTES), dtype=np.uint8)  # layout.py
         self.obs = views(self.obs_record)  # the Dict's keys, views into the record
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        # the explore row an open selection replaced, and whether one is kept (legal_mask)
+        self.kept_rows = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
+        self.kept = np.zeros(num_envs, dtype=np.bool_)
         self.rewards = np.zeros(num_envs, dtype=np.float32)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
@@ -80,7 +83,7 @@ class Engine:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty
         `seeds` draws each slot's next seed from its own RNG)."""
         self._run(reset_batch, self.params, self.party, seeds, which,
-                  self.obs_record, self.masks)  # fmt: skip
+                  self.obs_record, self.masks, self.kept_rows, self.kept)  # fmt: skip
 
     def step(self, actions: np.ndarray, needs_reset: np.ndarray, copy: bool = False):
         """Step every slot with its action; slots flagged in `needs_reset` start a new run.
@@ -89,11 +92,11 @@ class Engine:
         vector env hands out), made by the threads that stepped each range."""
         copies = (np.empty_like(self.obs_record), np.empty_like(self.masks)) if copy else None
         self._run(step_batch, self.params, self.party, actions, needs_reset, self.obs_record,
-                  self.masks, self.rewards, self.terminated, self.truncated, self.invalid,
-                  copies=copies)  # fmt: skip
+                  self.masks, self.kept_rows, self.kept, self.rewards, self.terminated,
+                  self.truncated, self.invalid, copies=copies)  # fmt: skip
         return copies
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute from scratch the observations and masks of the flagged slots."""
-        self._run(refresh_batch, self.params, which, self.obs_record,
-                  self.masks)  # fmt: skip
+        self._run(refresh_batch, self.params, which, self.obs_record, self.masks,
+                  self.kept_rows, self.kept)  # fmt: skip

@@ -222,18 +222,33 @@ def mask_lock(s, p, e, mask):
 
 
 @njit(cache=True)
-def legal_mask(s, p, e, mask, full):
+def legal_mask(s, p, e, mask, full, kept_row, kept):
     """Write env e's legal actions into the bool row `mask`.
 
     Exploring on, only the actions that depend on where the party stands are rewritten unless
-    the packs changed (DIRTY_PACK); `full` (and any change of screen, and an item selected or
-    let go) recomputes the whole row. While an item is selected only its follow-ups are legal.
-    Once the run is over only 'wait' stays unmasked, so a mask is never empty (maskable
-    policies sample from it); stepping an ended env is refused by the Gymnasium layer.
+    the packs changed (DIRTY_PACK); `full` (and any change of screen) recomputes the whole row.
+    While an item or a caster is selected only its follow-ups are legal; the explore row it
+    replaced is kept (`kept_row`, `kept[e]`): no time passes until the follow-up, so when the
+    selection ends the kept row is what the state before that step allowed, and the follow-up's
+    own changes are written over it as any exploring step's are. Once the run is over only
+    'wait' stays unmasked, so a mask is never empty (maskable policies sample from it);
+    stepping an ended env is refused by the Gymnasium layer.
     """
     dirty = DIRTY_ALL if full else s.dirty[e]
     selected = s.sel_member[e] >= 0
     casting = s.caster[e] >= 0
+    explore = s.outcome[e] == 0 and s.mode[e] == EXPLORE
+    if full:
+        kept[e] = False
+    elif selected or casting:
+        if explore and not kept[e]:  # the row is still the explore row of the last step
+            kept_row[:] = mask
+            kept[e] = True
+    elif kept[e]:  # the selection ended this step
+        kept[e] = False
+        if explore and dirty != DIRTY_ALL:
+            mask[:] = kept_row
+            dirty &= ~DIRTY_SELECT
     if dirty & DIRTY_SELECT or selected or casting:
         dirty = DIRTY_ALL
     if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:

@@ -267,8 +267,8 @@ def step_slot(s, p, e, a, mask, rng):
 
 
 @njit(cache=True, nogil=True)
-def step_batch(s, p, party, actions, needs_reset, obs, masks, rewards, terminated, truncated,
-               invalid, lo, hi):  # fmt: skip
+def step_batch(s, p, party, actions, needs_reset, obs, masks, kept_rows, kept, rewards,
+               terminated, truncated, invalid, lo, hi):  # fmt: skip
     """Step envs lo..hi-1; an env flagged in `needs_reset` starts a new run instead (its next
     seed drawn from its own RNG, so a slot's games never depend on the others)."""
     for e in range(lo, hi):
@@ -278,14 +278,15 @@ def step_batch(s, p, party, actions, needs_reset, obs, masks, rewards, terminate
         else:
             r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
             rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
-        write_outputs(s, p, e, obs[e], masks[e], needs_reset[e])
+        write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 
 
 @njit(cache=True)
-def write_outputs(s, p, e, record, mask, full):
-    """Env e's observation and mask: what its last step changed, or everything (`full`)."""
+def write_outputs(s, p, e, record, mask, kept_row, kept, full):
+    """Env e's observation and mask: what its last step changed, or everything (`full`).
+    `kept_row` and `kept[e]`: the explore row a selection replaced (`mask.legal_mask`)."""
     observe(s, p, e, record, full)
-    legal_mask(s, p, e, mask, full)
+    legal_mask(s, p, e, mask, full, kept_row, kept)
     s.dirty[e] = 0
 
 
@@ -296,7 +297,7 @@ def next_run(s, p, e, party):
 
 
 @njit(cache=True, nogil=True)
-def reset_batch(s, p, party, seeds, which, obs, masks, lo, hi):
+def reset_batch(s, p, party, seeds, which, obs, masks, kept_rows, kept, lo, hi):
     """Reset the envs lo..hi-1 flagged in `which` with their seeds, and write their outputs.
 
     An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
@@ -307,13 +308,13 @@ def reset_batch(s, p, party, seeds, which, obs, masks, lo, hi):
                 next_run(s, p, e, party)
             else:
                 reset_slot(s, p, e, seeds[e], party)
-            write_outputs(s, p, e, obs[e], masks[e], True)
+            write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, True)
 
 
 @njit(cache=True, nogil=True)
-def refresh_batch(s, p, which, obs, masks, lo, hi):
+def refresh_batch(s, p, which, obs, masks, kept_rows, kept, lo, hi):
     """Recompute from scratch the observation and mask of the envs lo..hi-1 flagged in
     `which` (after a state load, or to check the incremental path)."""
     for e in range(lo, hi):
         if which[e]:
-            write_outputs(s, p, e, obs[e], masks[e], True)
+            write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, True)
