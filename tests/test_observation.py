@@ -6,12 +6,16 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 import pytest
+from conftest import make_scene
 
 import delve_env  # noqa: F401  (registers the ids)
 from delve_env.bench import sample_legal
 from delve_env.config import Config
+from delve_env.engine.actions import A_CANCEL, A_CAST, A_GIVE, A_POWER, A_SELECT, A_USE
 from delve_env.engine.batch import Engine
 from delve_env.engine.layout import KEYS, OBS_BYTES, highs, views
+from delve_env.engine.tables import POWER_NAMES
+from delve_env.env import DelveEnv
 from delve_env.vector import DelveVectorEnv
 from delve_env.wrappers import FloatObservation
 
@@ -123,3 +127,45 @@ def test_num_threads_is_validated():
         DelveVectorEnv(4, num_threads=0)
     venv = gym.make_vec("Delve-v0", num_envs=8, num_threads=2)
     assert venv.unwrapped.engine.num_threads == 2
+
+
+def test_a_selection_keeps_the_explore_row_and_its_end_writes_the_follow_up_over_it():
+    """Selecting an item keeps the explore row (`Engine.kept_rows`); putting the item back
+    restores it; giving it writes the give's changes over the kept row: both the very row a
+    full recompute gives. Stepped through env.step (a Scene refreshes in full each act)."""
+    env = DelveEnv(depth=2)
+    _, info = env.reset(seed=0)
+    eng, before = env.engine, info["action_mask"].copy()
+    select = A_SELECT + int(np.flatnonzero(before[A_SELECT:A_GIVE])[0])
+    _, _, _, _, info = env.step(select)
+    assert (
+        eng.kept[0] and np.array_equal(eng.kept_rows[0], before) and info["action_mask"][A_CANCEL]
+    )
+    _, _, _, _, info = env.step(A_CANCEL)
+    assert not eng.kept[0] and np.array_equal(info["action_mask"], before)
+    _, _, _, _, info = env.step(select)
+    give = A_GIVE + int(np.flatnonzero(info["action_mask"][A_GIVE:A_USE])[0])
+    _, _, _, _, info = env.step(give)
+    after = info["action_mask"].copy()
+    assert not np.array_equal(after, before)  # the packs changed, and the row with them
+    eng.refresh(np.ones(1, dtype=np.bool_))
+    assert np.array_equal(eng.masks[0], after)
+
+
+def test_a_selection_open_when_the_outputs_are_written_anew_still_ends_right():
+    """A state loaded (or refreshed) while a caster waits for a target: the explore row is
+    made then, not kept from the selection row; choosing the power and putting it back
+    ends on the row a full recompute gives."""
+    sc = make_scene(party=("hero", "cleric"))
+    sc.calm()
+    s, eng = sc.s, sc.env.engine
+    s.hp[0, 0] -= 3  # the Hero is hurt: the Cleric's lay on hands has a target
+    sc.refresh()
+    sc.env.step(A_CAST + 1)
+    eng.refresh(np.ones(1, dtype=np.bool_))  # as `load_state` does
+    _, _, _, _, info = sc.env.step(A_POWER + POWER_NAMES.index("lay on hands"))
+    assert info["action_mask"][A_USE + 0]  # waiting for its target
+    _, _, _, _, info = sc.env.step(A_CANCEL)
+    mask = info["action_mask"].copy()
+    eng.refresh(np.ones(1, dtype=np.bool_))
+    assert mask[A_CAST + 1] and np.array_equal(eng.masks[0], mask)

@@ -222,6 +222,14 @@ def mask_lock(s, p, e, mask):
 
 
 @njit(cache=True)
+def mask_explore(s, p, e, mask):
+    """The whole explore row (over a cleared `mask`)."""
+    mask_ground(s, p, e, mask)
+    mask_items(s, p, e, mask)
+    mask_casters(s, p, e, mask)
+
+
+@njit(cache=True)
 def legal_mask(s, p, e, mask, full, kept_row, kept):
     """Write env e's legal actions into the bool row `mask`.
 
@@ -238,8 +246,11 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
     selected = s.sel_member[e] >= 0
     casting = s.caster[e] >= 0
     explore = s.outcome[e] == 0 and s.mode[e] == EXPLORE
-    if full:
-        kept[e] = False
+    if full:  # (a state loaded with a selection open: the explore row is made, not kept)
+        kept[e] = explore and (selected or casting)
+        if kept[e]:
+            kept_row[:] = False
+            mask_explore(s, p, e, kept_row)
     elif selected or casting:
         if explore and not kept[e]:  # the row is still the explore row of the last step
             kept_row[:] = mask
@@ -248,10 +259,10 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
         kept[e] = False
         if explore and dirty != DIRTY_ALL:
             mask[:] = kept_row
-            dirty &= ~DIRTY_SELECT
+            dirty = int(dirty) & ~DIRTY_SELECT
     if dirty & DIRTY_SELECT or selected or casting:
         dirty = DIRTY_ALL
-    if s.outcome[e] == 0 and s.mode[e] == EXPLORE and dirty != DIRTY_ALL:
+    if explore and dirty != DIRTY_ALL:
         mask_ground(s, p, e, mask)
         if dirty & DIRTY_PACK:
             mask_items(s, p, e, mask)
@@ -268,9 +279,7 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
     elif s.mode[e] == CHOICE:
         mask_choice(s, e, mask)
     elif s.mode[e] == EXPLORE:
-        mask_ground(s, p, e, mask)
-        mask_items(s, p, e, mask)
-        mask_casters(s, p, e, mask)
+        mask_explore(s, p, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, p, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:
