@@ -69,6 +69,7 @@ from delve_env.engine.tables import (
     CHOICE,
     CLERIC,
     DOOR,
+    EXPLORE,
     FEAT_BATH,
     FEAT_NONE,
     FEAT_STATUE,
@@ -842,6 +843,8 @@ def soak_vector(
                     rep.add_problem(f"call {call}: {msg}")
             for v in checker.check(venv.state, new_episode):
                 rep.add_problem(f"call {call}: {v}")
+            for msg in check_kept(venv.engine):
+                rep.add_problem(f"call {call}: {msg}")
             ended = term | trunc
             rep.terminated += int(term.sum())
             rep.truncated += int(trunc.sum())
@@ -852,6 +855,15 @@ def soak_vector(
     rep.problem_count += checker.count - len(checker.violations)  # those past its limit
     rep.seconds = time.perf_counter() - t0
     return rep
+
+
+def check_kept(engine) -> list[str]:
+    """The explore row kept for an open selection (`mask.legal_mask`): kept only while an item
+    or a caster is selected, on an exploring screen of a run under way."""
+    s = engine.state
+    holding = ((s.sel_member >= 0) | (s.caster >= 0)) & (s.mode == EXPLORE) & (s.outcome == 0)
+    return [f"slot {e}: an explore row kept with no selection open"
+            for e in np.flatnonzero(engine.kept & ~holding)]  # fmt: skip
 
 
 def check_vector_outputs(obs, rew, term, trunc, info, done, space=None) -> list[str]:

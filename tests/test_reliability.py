@@ -176,6 +176,17 @@ def test_negative_control_soak_reports_planted_defect(rule):
     assert any(f"slot 7: {rule}" in p for p in rep.problems), rep.problems[:5]
 
 
+def test_negative_control_soak_reports_an_explore_row_kept_without_a_selection():
+    def hook(venv, call):
+        if call == 51:
+            s, eng = venv.state, venv.engine
+            s.sel_member[7] = s.caster[7] = -1
+            eng.kept[7] = True
+
+    rep = soak.soak_vector("Delve-v0", slots=10, calls=52, seed=0, hook=hook)
+    assert any("slot 7: an explore row kept with no selection open" in p for p in rep.problems)
+
+
 def test_negative_control_fight_step_that_moves_the_clock():
     """A planted rule change: every step taken in a fight also moves the clock."""
 
