@@ -136,7 +136,7 @@ def test_training_missing_script_exits_2(capsys, monkeypatch):
 
 def test_python_m_delve_env_help():
     done = subprocess.run(
-        [sys.executable, "-m", "delve_env", "--help"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "delve_env", "--help"], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0
     assert "bench" in done.stdout
@@ -146,7 +146,7 @@ def test_throughput_script_json():
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "throughput.py"), "--json", "--seconds",
          "0.1", "--sizes", "2"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)

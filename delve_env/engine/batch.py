@@ -11,11 +11,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from .actions import NUM_ACTIONS
+from .jit import CompileNotice
 from .layout import OBS_BYTES, views
 from .params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .state import allocate
 from .step import refresh_batch, reset_batch, step_batch
 from .struct import compiled_view
+
+_READY = set()  # entry points called once in this process (compiled or loaded)
 
 
 class Engine:
@@ -72,12 +75,17 @@ class Engine:
                 copies[0][lo:hi] = self.obs_record[lo:hi]
                 copies[1][lo:hi] = self.masks[lo:hi]
 
-        if self._pool is None:
-            return job(self.state, 0, self.num_envs)
-        jobs = [self._pool.submit(job, view, lo, hi)
-                for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
-        for j in jobs:
-            j.result()
+        if fn not in _READY:  # the first call in this process may compile it: say so
+            with CompileNotice(fn):
+                job(self.state, 0, self.num_envs)
+            _READY.add(fn)
+        elif self._pool is None:
+            job(self.state, 0, self.num_envs)
+        else:
+            jobs = [self._pool.submit(job, view, lo, hi)
+                    for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
+            for j in jobs:
+                j.result()
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty

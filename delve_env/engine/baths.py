@@ -6,9 +6,8 @@ the loss of 1d6 x 10 XP (never below 0 and never a level), a full heal, or nothi
 zero draw nothing. Bathing costs no time (TIME-2).
 """
 
-from numba import njit
-
 from .features import feature_here
+from .jit import njit
 from .params import P_BATH_LEVEL, P_BATH_NOTHING
 from .party import gain_xp, heal, is_standing, level_cost, lower_ceiling, raise_ceiling
 from .rng import chance, roll

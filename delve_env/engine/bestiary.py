@@ -7,8 +7,7 @@ eating, draining and stealing are learned when it does them to the party. Practi
 (COURT-2) and the summoned ally teach nothing.
 """
 
-from numba import njit
-
+from .jit import njit
 from .tables import M_FLAGS, MAX_FOES, MF_RANGED, MF_UNDEAD, MONSTERS
 
 SEEN_IN_FIGHT = MF_UNDEAD | MF_RANGED  # flags a fight shows of every foe (observe_fight)

@@ -1,10 +1,9 @@
 """Paying a band off (BRIBE-1..3): its chance and price, one ask a fight, what a paid band
 gives."""
 
-from numba import njit
-
 from .fightlog import LOG_BRIBE, log_event
 from .fights import end_fight_for_room, is_foe_alive, monster_round, num_foes_alive, win_fight
+from .jit import njit
 from .loot import take_item
 from .moving import reveal_floor, reveal_room
 from .params import P_BRIBE_REVEAL, P_BRIBE_STONE

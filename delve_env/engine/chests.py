@@ -8,8 +8,7 @@ costs no time (TIME-2); a trapped chest's trap is avoided with 50% (+20 for a Ro
 difficulty step above easy), else one of four traps, drawn uniformly, springs.
 """
 
-from numba import njit
-
+from .jit import njit
 from .keeper import notice
 from .moving import room_here
 from .params import (

@@ -6,9 +6,8 @@ game waits in mode CHOICE (`pending_member`, `choose`). What options change wher
 (skills, multi-attacks, armor, the wand, reading) lives in `traits`.
 """
 
-from numba import njit
-
 from .fights import damage_foe, is_foe_alive
+from .jit import njit
 from .party import heal, is_standing
 from .rng import roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY

@@ -7,9 +7,8 @@ practice share of their XP to members below the practice level; no gold, no kill
 Running away stays in the courtyard. A bout costs no time (TIME-2).
 """
 
-from numba import njit
-
 from .fights import start_fight
+from .jit import njit
 from .monsters import roll_band
 from .party import num_standing
 from .tables import EXPLORE

@@ -4,11 +4,10 @@ Both are offered at every door of a room, whatever is inside, so the mask never 
 band is there.
 """
 
-from numba import njit
-
 from .bestiary import meet_band
 from .floors import DX, DY
 from .food import pass_pace
+from .jit import njit
 from .layout import BAND_HERE
 from .params import P_LISTEN_HEAR
 from .rng import chance

@@ -8,8 +8,7 @@ What each effect does lives where it acts: SATED in `food` (FOOD-4), WARD in `wa
 (WANDER-2), LIGHT in `moving.search_walls` (SECRET-2), ESP with listening (LISTEN-1).
 """
 
-from numba import njit
-
+from .jit import njit
 from .params import P_LANTERN_PACES, P_SCROLL_PACES
 from .state import DIRTY_MAGIC
 from .tables import NUM_EFFECTS, WARD

@@ -5,8 +5,7 @@ each with its preset chance, each in a room of its own that holds nothing else: 
 loot, not the map, the book, the king or the vault (generation RNG g, after the floor's loot).
 """
 
-from numba import njit
-
+from .jit import njit
 from .moving import room_here
 from .params import P_BATH_CHANCE, P_STATUE_CHANCE, P_STATUE_PRICE
 from .rng import chance, randint

@@ -6,7 +6,7 @@ mechanic's `log_event` costs one comparison when off. Past LOG_SIZE rows a step'
 only counted. `delve_env.fightlog.decode` turns the rows into dicts for `info["log"]`.
 """
 
-from numba import njit
+from .jit import njit
 
 LOG_SIZE = 64  # rows a step keeps (a monster round of six foes writes about 20)
 LOG_COLS = 6  # code, then five values

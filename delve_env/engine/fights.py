@@ -1,8 +1,6 @@
 """Party fights: initiative, rounds, opposed attacks, damage and armor, kills, flight
 (FIGHT-1..2, ROUND-1, ATTACK-1, DMG-1, PARTY-2, XP-1, RUN-AWAY-1)."""
 
-from numba import njit
-
 from .bestiary import count_kill, learn_special, meet_band
 from .fightlog import (
     DRAIN_CEILING,
@@ -19,6 +17,7 @@ from .fightlog import (
     LOG_MONSTER_ATTACK,
     log_event,
 )
+from .jit import njit
 from .monsters import monster_hearts, random_kind
 from .moving import land_in_hall
 from .params import (

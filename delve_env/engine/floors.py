@@ -7,8 +7,8 @@ A secret door is a wall tile with a stretch of hall running alongside it.
 """
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .params import P_EXTRA_HALLS, P_SECRET_DOOR, P_SECRET_ROOM
 from .rng import chance, randint
 from .tables import CELL, DOOR, HALL, ROCK, ROOM, SECRET, STAIR_DOWN, STAIR_UP

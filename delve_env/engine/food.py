@@ -1,8 +1,7 @@
 """The clock, meals and healing by walking (TIME-1, FOOD-1..4, HEAL-1)."""
 
-from numba import njit
-
 from .effects import is_running, spend_effects
+from .jit import njit
 from .params import P_HEAL_PACES, P_MEAL_PACES
 from .party import heal, is_standing, wound
 from .state import DIRTY_PARTY

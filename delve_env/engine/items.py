@@ -12,10 +12,9 @@ by a reader. Using an item makes its kind known (ITEM-2); an unknown item may be
 kind of its look may (`tables.LOOK`), so the mask never tells which kind it is.
 """
 
-from numba import njit
-
 from .effects import light_lantern, read_scroll
 from .fights import summon_ally
+from .jit import njit
 from .params import P_TASK, TASK_EXPLORE
 from .party import (
     drop_item,

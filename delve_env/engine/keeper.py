@@ -9,9 +9,8 @@ the hint (delve_env/keeper.py); an agent sees the event in `status` and `info["k
 Only the whole game has a keeper; the sub-tasks do not.
 """
 
-from numba import njit
-
 from .effects import is_running
+from .jit import njit
 from .moving import is_stair_open, read_map
 from .party import first_with_room, free_pack_slot, put_item
 from .state import DIRTY_PARTY

@@ -1,9 +1,8 @@
 """What rooms hold and taking it: gold, items, pages, the floor map, the book (LOOT-1, PAGE-1,
 MAP-5..6, RUN-2)."""
 
-from numba import njit
-
 from .chests import is_chest_shut
+from .jit import njit
 from .monsters import roll_band
 from .moving import read_map
 from .params import (

@@ -1,7 +1,5 @@
 """The exact legal-action mask: an unmasked action is legal, a legal one is never masked."""
 
-from numba import njit
-
 from .actions import (
     A_ATTACK,
     A_BATHE,
@@ -46,6 +44,7 @@ from .court import can_train
 from .doors import door_direction
 from .fights import is_foe_alive
 from .items import can_give, can_select, can_use, can_wear
+from .jit import njit
 from .loot import has_loot
 from .moving import can_step, is_stair_open
 from .params import P_TASK, TASK_EXPLORE, TASK_VAULT

@@ -1,7 +1,6 @@
 """Bands: rolling one from a floor's monster table (MON-1, WANDER-3)."""
 
-from numba import njit
-
+from .jit import njit
 from .params import P_BAND_SECOND_KIND, P_BAND_SIZE, P_BAND_SIZE_PER_TIER, P_MONSTER_HEARTS
 from .rng import chance, randint
 from .tables import KINDS_PER_TIER, M_HEARTS, MAX_FOES, MONSTERS, TIER_KINDS, tier_of

@@ -1,10 +1,9 @@
 """Moving the party token: steps, fog of war, searching, stairs, landing after a flight
 (MAP-3..5, SECRET-2, RUN-AWAY-1)."""
 
-from numba import njit
-
 from .effects import is_running
 from .floors import DX, DY, is_walkable, random_tile
+from .jit import njit
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance

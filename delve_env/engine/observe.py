@@ -6,8 +6,6 @@ a store. `full=True` (after a
 reset or a load) recomputes everything from the state, and gives the very same bytes.
 """
 
-from numba import njit
-
 from .bribes import bribe_chance, bribe_price
 from .chests import chest_here, is_chest_shut
 from .classes import can_choose, owed_level, pending_member
@@ -15,6 +13,7 @@ from .doors import door_room
 from .features import feature_here
 from .fights import has_lingering_band, is_foe_alive, weapon_left
 from .food import meal_interval
+from .jit import njit
 from .layout import (
     BAND_HERE,
     BEST_KILLED,

@@ -3,9 +3,8 @@
 Rules: PARTY-1..4, HP-1..2, RAISE-1, XP-1..4, LUCK-1..2.
 """
 
-from numba import njit
-
 from .fightlog import LOG_DEATH, LOG_RAISE, LOG_SAVE, log_event
+from .jit import njit
 from .params import P_XP_FACTOR
 from .rng import randint, roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY

@@ -9,10 +9,9 @@ does and whether a member has it lives in `spells` (spells and name spells) and 
 used in a fight costs the acting member's turn where the table says so (tables.PW_TURN).
 """
 
-from numba import njit
-
 from .classes import feature_cost, feature_suits, has_feature, ready_features, use_feature
 from .fights import is_foe_alive
+from .jit import njit
 from .party import is_standing
 from .spells import (
     cast_name,

@@ -1,7 +1,6 @@
 """The quest: the king joining, hunting, winning and losing (RUN-2..6)."""
 
-from numba import njit
-
+from .jit import njit
 from .party import join_king, num_standing, share_xp
 from .tables import EV_HUNTING, EV_KING, EV_LOST, EV_WON, KING_SLOT
 

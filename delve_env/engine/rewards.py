@@ -1,8 +1,8 @@
 """Rewards: the sparse outcome, plus small documented terms in shaped mode (ENV.md)."""
 
 import numpy as np
-from numba import njit
 
+from .jit import njit
 from .params import P_REWARD_SHAPED
 from .tables import EVENT_NAMES, NUM_EVENTS
 

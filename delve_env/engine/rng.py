@@ -5,7 +5,8 @@ NUMBA_DISABLE_JIT=1 (no integer overflow to warn about). The high bits are used.
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 _S13, _S7, _S17, _S11 = np.uint64(13), np.uint64(7), np.uint64(17), np.uint64(11)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

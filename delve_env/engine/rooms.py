@@ -1,8 +1,7 @@
 """Walking into a room: first-visit XP, the guarding band, the king (MAP-3..4, XP-2, FIGHT-1)."""
 
-from numba import njit
-
 from .fights import start_fight, start_sneak
+from .jit import njit
 from .party import share_xp
 from .quest import free_king
 from .tables import EV_NEW_ROOM

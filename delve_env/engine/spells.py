@@ -9,11 +9,10 @@ Every power is paid in the caster's mana (POWERS' cost; a Wizard's signature spe
 rounded up). Casting ends the caster's invisibility. The numbers are in docs/rules-spells11.md.
 """
 
-from numba import njit
-
 from .classes import name_discount
 from .effects import is_running, light_lantern, read_scroll
 from .fights import FAMILIAR, damage_foe, is_foe_alive
+from .jit import njit
 from .layout import BAND_HERE, CROP
 from .moving import reveal_floor, reveal_room
 from .party import heal, is_reader

@@ -9,11 +9,10 @@ member's wounds up to the ceiling at MEND_PRICE x floor gold a hit point, as man
 pays for. Leaving (actions.A_LEAVE) goes back to exploring.
 """
 
-from numba import njit
-
 from .actions import A_LEAVE, A_MEND
 from .features import feature_here
 from .items import let_go
+from .jit import njit
 from .keeper import notice
 from .params import P_TASK, TASK_EXPLORE
 from .party import drop_item, heal, is_known, is_standing, know_kind

@@ -4,7 +4,6 @@
 """
 
 import numpy as np
-from numba import njit
 
 from .actions import (
     A_ATTACK,
@@ -54,6 +53,7 @@ from .fights import end_turn, member_attack, run_away
 from .floors import generate_floor
 from .food import pass_pace
 from .items import act_on_selected, let_go, select_item
+from .jit import njit
 from .keeper import keep
 from .loot import loot_room, stock_floor
 from .mask import legal_mask
@@ -85,7 +85,7 @@ from .wander import maybe_wander
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_slot(s, p, e, seed, party):
     """A new run in slot e: the whole dungeon from `seed` (RUN-7), the party in the courtyard."""
     clear_slot(s, e)
@@ -139,7 +139,7 @@ def await_choice(s, e):
         s.mode[e] = CHOICE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act(s, p, e, a, rng):
     """Carry out one legal action, then the mechanics that follow from it."""
     if s.sel_power[e] >= 0 and (A_ATTACK <= a < A_LUCK or A_USE <= a < A_WEAR):
@@ -237,7 +237,7 @@ def act(s, p, e, a, rng):
             s.mode[e] = s.choice_from[e]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step_slot(s, p, e, a, mask, rng):
     """One env step: returns (reward, terminated, truncated, invalid)."""
     s.events[e] = 0
@@ -281,7 +281,7 @@ def step_batch(s, p, party, actions, needs_reset, obs, masks, kept_rows, kept, r
         write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_outputs(s, p, e, record, mask, kept_row, kept, full):
     """Env e's observation and mask: what its last step changed, or everything (`full`).
     `kept_row` and `kept[e]`: the explore row a selection replaced (`mask.legal_mask`)."""
@@ -290,7 +290,7 @@ def write_outputs(s, p, e, record, mask, kept_row, kept, full):
     s.dirty[e] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_run(s, p, e, party):
     """Start slot e's next run from a seed drawn from its own RNG (autoreset)."""
     reset_slot(s, p, e, next_u64(s.rng, e), party)

@@ -12,11 +12,10 @@ factor. A sale pays half the store's price of the kind, rounded down. A repair c
 (3 x wear + 1 x durability missing) x the factor, rounded half up, and leaves the item as new.
 """
 
-from numba import njit
-
 from .actions import A_BUY, A_LEAVE
 from .features import feature_here
 from .items import let_go
+from .jit import njit
 from .loot import take_item
 from .params import P_TASK, TASK_EXPLORE
 from .party import drop_item, first_with_room, is_known

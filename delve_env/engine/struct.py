@@ -8,9 +8,10 @@ Under NUMBA_DISABLE_JIT=1 the namedtuple itself is used. The field lists below m
 """
 
 import numpy as np
-from numba import config, from_dtype, njit, types
+from numba import config, from_dtype, types
 from numba.experimental import structref
 
+from .jit import njit
 from .state import FIELDS, State
 
 

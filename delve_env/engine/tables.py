@@ -6,7 +6,8 @@ them as constants. Numbers come from GAME.md and the seeds; tunable numbers live
 """
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 # --- Static sizes (capacities, not tunables) ---------------------------------------------
 MAX_MEMBERS = 5  # four delvers + the king

@@ -5,9 +5,9 @@ Delve-Combat-v0 (one fight against a floor's band). The rules are the game's own
 """
 
 import numpy as np
-from numba import njit
 
 from .fights import start_fight
+from .jit import njit
 from .monsters import roll_band
 from .moving import arrive
 from .params import (

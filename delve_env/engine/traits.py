@@ -6,8 +6,7 @@ need these rules (party, moving, fights, observe, chests) can import it without 
 features themselves are used in `classes`.
 """
 
-from numba import njit
-
+from .jit import njit
 from .rng import randint, roll
 from .state import DIRTY_MAGIC
 from .tables import (

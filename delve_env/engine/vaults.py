@@ -5,8 +5,7 @@ A standing member works the lock from inside the vault room, which stops the clo
 who falls ends the work.
 """
 
-from numba import njit
-
+from .jit import njit
 from .params import (
     P_ROOM_GOLD_DICE,
     P_VAULT_CHANCE,

@@ -1,10 +1,9 @@
 """Wandering bands (WANDER-1..3): after a pace in a hall, or a search anywhere."""
 
-from numba import njit
-
 from .effects import FOUL_CAP, ward_factor
 from .fights import meet_lingering_band, start_fight
 from .floors import is_hall, is_junction
+from .jit import njit
 from .monsters import roll_band
 from .params import (
     P_HALL_WANDER,

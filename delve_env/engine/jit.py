@@ -1,0 +1,133 @@
+"""`njit`: numba's, tuned for a tree of a few hundred small functions compiled once.
+
+Two things made the first run slow and the cache large, and this module mends both:
+
+- Numba compiles a function again for every new tuple of argument types it is called with,
+  and from compiled code a constant has its own type (`heal(s, e, m, 1)` is `Literal[int](1)`,
+  a value read from an int8 field is int8). Most engine functions were compiled two to
+  fourteen times. Here a call from compiled code is typed with every integer widened to int64
+  and every literal to its plain type; the call site converts the arguments, which numba's
+  arithmetic does to them anyway, so no result changes.
+- Each compiled function carries the machine code of its whole call tree, and numba caches
+  every function it compiles, so the cache held the engine many times over. Here only a
+  function called from Python (an entry point: the batch step, a test's direct call) is
+  written to the cache; what it calls lives inside it.
+
+`CompileNotice` says on stderr that the engine is being compiled, before a first run does it.
+"""
+
+import sys
+
+from numba.core import config, event, types
+from numba.core.caching import FunctionCache
+from numba.core.registry import CPUDispatcher
+
+_DISPATCHERS: list = []  # every engine function, for the progress count
+
+
+def _widened(t):
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
+class _EntryCache(FunctionCache):
+    """Numba's cache, written only for a compile that a call from Python asked for."""
+
+    def __init__(self, py_func, dispatcher):
+        super().__init__(py_func)
+        self._dispatcher = dispatcher
+
+    def save_overload(self, sig, data):
+        if not self._dispatcher._inner:
+            super().save_overload(sig, data)
+
+
+class EngineDispatcher(CPUDispatcher):
+    """Calls from compiled code use the widened argument types and leave the cache alone."""
+
+    _inner = 0  # > 0 while compiled code's typing asks for this function
+
+    def get_call_template(self, args, kws):
+        args = tuple(_widened(a) for a in args)
+        kws = {k: _widened(v) for k, v in kws.items()}
+        self._inner += 1
+        try:
+            return super().get_call_template(args, kws)
+        finally:
+            self._inner -= 1
+
+
+def njit(fn=None, **options):
+    """`numba.njit` with the engine's dispatcher (the same options; `@njit` or `@njit(...)`)."""
+    if fn is None:
+        return lambda f: njit(f, **options)
+    if config.DISABLE_JIT:
+        return fn
+    cache = options.pop("cache", False)
+    disp = EngineDispatcher(py_func=fn, locals={}, targetoptions={"nopython": True, **options})
+    if cache:
+        disp._cache = _EntryCache(fn, disp)
+    _DISPATCHERS.append(disp)
+    return disp
+
+
+def is_cached(fn) -> bool:
+    """Whether a compiled function has machine code in memory or in numba's cache."""
+    if config.DISABLE_JIT or fn.overloads:
+        return True
+    try:
+        return bool(fn._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - an unreadable index means: it will compile
+        return False
+
+
+class _Progress(event.Listener):
+    """Counts engine functions compiled and shows the count on a terminal."""
+
+    def __init__(self, stream):
+        self.stream, self.done, self.depth = stream, 0, 0
+
+    def on_start(self, ev):
+        self.depth += 1
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if isinstance(ev.data.get("dispatcher"), EngineDispatcher):
+            self.done += 1
+            if self.stream.isatty():
+                total = max(len(_DISPATCHERS), self.done)
+                self.stream.write(f"\r  {self.done} of about {total} functions ")
+                self.stream.flush()
+
+
+class CompileNotice:
+    """Around a first call of the engine's entry points: if any is not in numba's cache,
+    one line on stderr first (what compiles, that it happens once), a count on a terminal."""
+
+    said = False
+
+    def __init__(self, *entries):
+        self.compiling = not all(is_cached(fn) for fn in entries)
+
+    def __enter__(self):
+        if self.compiling:
+            self.listener = _Progress(sys.stderr)
+            if not CompileNotice.said:  # one line a process
+                CompileNotice.said = True
+                sys.stderr.write(
+                    "Delve: compiling the game engine with numba, once for this install "
+                    "(about a minute on 2 cores; later runs load it from numba's cache)\n"
+                )
+                sys.stderr.flush()
+            event.register("numba:compile", self.listener)
+        return self
+
+    def __exit__(self, *exc):
+        if self.compiling:
+            event.unregister("numba:compile", self.listener)
+            if sys.stderr.isatty():
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+        return False
