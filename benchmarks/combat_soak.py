@@ -10,19 +10,14 @@ invariant violations, seconds; exits 1 if anything went wrong.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's delve_env, and soak.py
-soak = importlib.import_module("soak")
-
-from delve_env import DelveVectorEnv  # noqa: E402
+from delve_env import DelveVectorEnv
+from delve_env.tools import soak
 
 
 def run_tier(floor: int, fights: int, slots: int, seed: int) -> dict:

@@ -13,7 +13,6 @@ from collections import Counter
 
 import numpy as np
 
-from delve_env.bench import sample_legal
 from delve_env.engine.actions import (
     A_ATTACK,
     A_CANCEL,
@@ -36,6 +35,7 @@ from delve_env.engine.actions import (
     A_WORK,
     NUM_ACTIONS,
 )
+from delve_env.tools.bench import sample_legal
 from delve_env.vector import DelveVectorEnv
 
 TASKS = {

@@ -1,7 +1,7 @@
 """Playtest difficulty: the scripted expert (and any trained policies) over many seeds of each
 preset; a markdown table, the DIFF-1 ladder, and with --out a PNG and the raw runs.
 
-A thin script over `delve_env.playtest` (the same report `delve playtest` prints):
+A thin script over `delve_env.tools.playtest` (the same report `delve playtest` prints):
 
     python benchmarks/playtest.py --seeds 500 --out docs/playtest        # easy, normal, hard
     python benchmarks/playtest.py --presets normal --set guard_chance=0.9 --seeds 200
@@ -11,7 +11,7 @@ A thin script over `delve_env.playtest` (the same report `delve playtest` prints
 import argparse
 import sys
 
-from delve_env.playtest import add_arguments, run
+from delve_env.tools.playtest import add_arguments, run
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="playtest", description=__doc__.splitlines()[0])

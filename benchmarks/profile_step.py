@@ -22,7 +22,6 @@ import time
 import numpy as np
 from numba import njit
 
-from delve_env.bench import machine_info, machine_line, sample_legal
 from delve_env.config import Config
 from delve_env.engine import layout
 from delve_env.engine.batch import Engine
@@ -37,6 +36,7 @@ from delve_env.engine.state import (
     DIRTY_SELECT,
 )
 from delve_env.engine.step import next_run, step_slot, write_outputs
+from delve_env.tools.bench import machine_info, machine_line, sample_legal
 
 FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("pack", DIRTY_PACK),
          ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT), ("all", DIRTY_ALL))  # fmt: skip

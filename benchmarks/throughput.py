@@ -1,6 +1,6 @@
 """Delve throughput: steps per second with a random-legal policy, mask included.
 
-A thin script over `delve_env.bench` (the same measurement `delve bench` runs):
+A thin script over `delve_env.tools.bench` (the same measurement `delve bench` runs):
 
     python benchmarks/throughput.py                 # table: single env, vector N=1,64,1024,4096
                                                     # at 1 and all threads
@@ -14,7 +14,7 @@ A thin script over `delve_env.bench` (the same measurement `delve bench` runs):
 
 import sys
 
-from delve_env.bench import main
+from delve_env.tools.bench import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -4,15 +4,17 @@ import gymnasium as gym
 import numpy as np
 from gymnasium.error import ResetNeeded
 
-from . import fightlog, reports, snapshot
+from . import fightlog, snapshot
 from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.layout import views
 from .engine.tables import MODE_NAMES
 from .keeper import said
-from .render import render_rgb, render_text
 from .spaces import action_space, episode_stats, observation_space
+from .ui import reports
+from .ui.picture import render_rgb
+from .ui.text import render_text
 
 
 def check_action(action) -> int:

@@ -12,8 +12,8 @@ from .engine.batch import Engine
 from .engine.layout import views
 from .engine.tables import MODE_NAMES
 from .env import check_seed
-from .render import render_text
 from .spaces import action_space, episode_stats, observation_space
+from .ui.text import render_text
 
 
 class DelveVectorEnv(VectorEnv):

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from delve_env import bench
+from delve_env.tools import bench
 
 HAS_MINIGRID = importlib.util.find_spec("minigrid") is not None
 HAS_MATPLOTLIB = importlib.util.find_spec("matplotlib") is not None

@@ -4,16 +4,11 @@ strike and dual-wielding, the king as a member."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from conftest import make_scene
 
 from delve_env import DelveEnv
-from delve_env.bench import sample_legal
 from delve_env.config import Config
 from delve_env.engine.actions import (
     A_ATTACK,
@@ -91,11 +86,8 @@ from delve_env.engine.tables import (
     SWORD,
 )
 from delve_env.engine.traits import num_attacks, piece_av, skill_dice
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-if str(BENCH) not in sys.path:
-    sys.path.insert(0, str(BENCH))
-soak = importlib.import_module("soak")
+from delve_env.tools import soak
+from delve_env.tools.bench import sample_legal
 
 GOBLIN, ORC, SKELETON = 1, 4, 5  # bestiary rows (tables.MONSTER_NAMES)
 BIG = 20000

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from delve_env import cli
+from delve_env.tools import cli
 
 pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
 
@@ -62,12 +63,25 @@ def test_watch_is_deterministic(capsys):
     assert first == second
 
 
-def test_watch_scripted_or_fallback(capsys):
-    """The scripted agent when it imports, the random-legal agent (with a note) otherwise."""
-    code, out, err = run_cli(["watch", "--steps", "5", "--seed", "2", "--depth", "2"], capsys)
+def test_watch_plays_the_whole_default_game_to_its_outcome(capsys):
+    """With no options the scripted expert plays one whole game of the default config: its
+    last frame is the game's end, then the outcome and the summary."""
+    code, out, err = run_cli(["watch"], capsys)
+    assert code == 0 and "unavailable" not in err
+    ended = re.search(r"The scripted agent (won|lost) seed 0 in (\d+) steps", out)
+    assert ended, out[-2000:]
+    steps = int(ended.group(2))
+    assert f"=== scripted agent, seed 0, step {steps} ===" in out
+    assert f"step {steps + 1} ===" not in out
+    assert ("Won: the king is home!" if ended.group(1) == "won" else "Lost.") in out
+    assert "Episode stats:" in out and "deepest_floor" in out
+
+
+def test_watch_steps_stops_early(capsys):
+    code, out, _ = run_cli(["watch", "--steps", "5", "--seed", "2", "--depth", "2"], capsys)
     assert code == 0
-    assert "agent, seed 2, step 0" in out
-    assert "scripted agent, seed 2" in out or "unavailable" in err
+    assert "=== scripted agent, seed 2, step 5 ===" in out and "step 6 ===" not in out
+    assert "Stopped after 5 steps (the game goes on)" in out
     assert "Episode stats:" in out
 
 
@@ -109,7 +123,7 @@ def test_bench_json(capsys):
 def test_bench_sampler_picks_legal_actions():
     import numpy as np
 
-    from delve_env.bench import sample_legal
+    from delve_env.tools.bench import sample_legal
 
     rng = np.random.default_rng(0)
     masks = rng.random((200, 30)) < 0.2

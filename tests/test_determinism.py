@@ -17,7 +17,6 @@ Each kind of check has a negative control: a planted defect it must catch.
 
 from __future__ import annotations
 
-import importlib
 import json
 import multiprocessing as mp
 import os
@@ -33,12 +32,9 @@ import pytest
 import delve_env
 from delve_env import DelveEnv
 from delve_env.engine.params import P_MEAL_PACES
+from delve_env.tools import soak
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH = ROOT / "benchmarks"
-if str(BENCH) not in sys.path:
-    sys.path.insert(0, str(BENCH))
-soak = importlib.import_module("soak")
 
 REGEN = os.environ.get("DELVE_REGEN_GOLDEN") == "1"
 SEEDS, STEPS = soak.GOLDEN_SEEDS, soak.GOLDEN_STEPS
@@ -70,7 +66,7 @@ def against_golden(name: str, digests: dict[str, str]) -> list[str]:
 
 
 def run_subprocess(args: list[str], **env) -> subprocess.Popen:
-    cmd = [sys.executable, str(BENCH / "soak.py"), "digest", *args]
+    cmd = [sys.executable, "-m", "delve_env.tools.soak", "digest", *args]
     return subprocess.Popen(
         cmd,
         stdout=subprocess.PIPE,

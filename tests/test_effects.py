@@ -1,10 +1,6 @@
 """Party effects, lanterns and scrolls, unknown items (EFFECT-1, FOOD-4, WANDER-2, SECRET-2,
 ITEM-1, ITEM-2): scenes set on a reset depth-2 env (Hero, Rogue, Wizard, Cleric)."""
 
-import importlib
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -61,11 +57,7 @@ from delve_env.engine.tables import (
     WARDING_LANTERN,
 )
 from delve_env.engine.wander import wander_chance
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-if str(BENCH) not in sys.path:
-    sys.path.insert(0, str(BENCH))
-soak = importlib.import_module("soak")
+from delve_env.tools import soak
 
 HERO, ROGUE, WIZARD, CLERIC = 0, 1, 2, 3
 PACK = NUM_EQUIP  # the first pack slot

@@ -1,10 +1,6 @@
 """Sixpence, the courtyard keeper (SIX-1..2): every event gives its gift once a run, and a
 second time nothing; a person reads a hint, an agent sees the event in `status` and `info`."""
 
-import importlib
-import sys
-from pathlib import Path
-
 import conftest
 import numpy as np
 import pytest
@@ -469,10 +465,8 @@ def test_six_1_a_gift_waits_for_pack_room_and_status_counts_it(game):
 
 
 def test_six_1_the_soak_checker_flags_a_gift_without_its_event(game):
-    bench = str(Path(__file__).resolve().parents[1] / "benchmarks")
-    if bench not in sys.path:
-        sys.path.insert(0, bench)
-    soak = importlib.import_module("soak")
+    from delve_env.tools import soak
+
     s = game.s
     checker = soak.InvariantChecker()
     assert checker.check(s, stepped=False) == []

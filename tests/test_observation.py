@@ -9,13 +9,13 @@ import pytest
 from conftest import make_scene
 
 import delve_env  # noqa: F401  (registers the ids)
-from delve_env.bench import sample_legal
 from delve_env.config import Config
 from delve_env.engine.actions import A_CANCEL, A_CAST, A_GIVE, A_POWER, A_SELECT, A_USE
 from delve_env.engine.batch import Engine
 from delve_env.engine.layout import KEYS, OBS_BYTES, highs, views
 from delve_env.engine.tables import POWER_NAMES
 from delve_env.env import DelveEnv
+from delve_env.tools.bench import sample_legal
 from delve_env.vector import DelveVectorEnv
 from delve_env.wrappers import FloatObservation
 

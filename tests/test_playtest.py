@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from delve_env import playtest
-from delve_env.cli import main
+from delve_env.tools import playtest
+from delve_env.tools.cli import main
 
 
 def test_playtest_tiny_table_has_every_column(tmp_path):

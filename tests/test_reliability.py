@@ -8,10 +8,6 @@ also runs all of this at long sizes: `python benchmarks/soak.py --long`.
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -40,11 +36,7 @@ from delve_env.engine.tables import (
     ROCK,
     SECRET,
 )
-
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-if str(BENCH) not in sys.path:
-    sys.path.insert(0, str(BENCH))
-soak = importlib.import_module("soak")
+from delve_env.tools import soak
 
 ONE = np.ones(1, dtype=np.bool_)
 GAME_IDS = ("Delve-v0", "Delve-Easy-v0", "Delve-Hard-v0")

@@ -4,7 +4,7 @@ the screen of each mode; `delve watch --gif` records the pictures."""
 import numpy as np
 import pytest
 
-from delve_env import DelveEnv, cli
+from delve_env import DelveEnv
 from delve_env.engine.actions import A_CANCEL, A_STAIRS, select_action
 from delve_env.engine.state import FOUND_CODE
 from delve_env.engine.tables import (
@@ -20,8 +20,9 @@ from delve_env.engine.tables import (
     STORE,
     WALL,
 )
-from delve_env.picture import PANEL_BG, TILE, YELLOW, frame_shape, tile_atlas
-from delve_env.render import render_floor, render_rgb
+from delve_env.tools import cli
+from delve_env.ui.picture import PANEL_BG, TILE, YELLOW, frame_shape, render_rgb, tile_atlas
+from delve_env.ui.text import render_floor
 
 FRAME = frame_shape(24, 48)  # the usual floor: (384, 1104, 3)
 MAP_W = 48 * TILE  # the map's pixels end here, the panel's start

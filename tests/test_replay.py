@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from delve_env import replay
-from delve_env.cli import main
+from delve_env.tools import replay
+from delve_env.tools.cli import main
 
 
 def random_policy(seed):
@@ -21,7 +21,7 @@ def random_policy(seed):
 def recorded(tmp_path_factory):
     """A random-legal game of 300 steps, recorded in another Python process."""
     path = tmp_path_factory.mktemp("replay") / "game.json"
-    code = ("import sys; from delve_env.cli import main; "
+    code = ("import sys; from delve_env.tools.cli import main; "
             "sys.exit(main(['record', '--agent', 'random', '--seed', '7', '--steps', '300', "
             f"'--difficulty', 'easy', '--out', {str(path)!r}]))")  # fmt: skip
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

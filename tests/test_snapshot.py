@@ -7,12 +7,9 @@ wrong-shape data with `SnapshotError` alone, always before touching the state (h
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import pickle
 import struct
-import sys
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -24,13 +21,10 @@ import delve_env
 from delve_env import DelveEnv, snapshot
 from delve_env.config import Config
 from delve_env.snapshot import MAGIC, VERSION, SnapshotError, from_bytes, to_bytes
+from delve_env.tools import soak
 
 pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
-if str(BENCH) not in sys.path:
-    sys.path.insert(0, str(BENCH))
-soak = importlib.import_module("soak")
 
 ONE = np.ones(1, dtype=np.bool_)
 GAME_IDS = ("Delve-v0", "Delve-Easy-v0", "Delve-Hard-v0")

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from conftest import make_scene
@@ -403,10 +399,9 @@ def test_store_every_legal_store_action_steps_cleanly(fresh):
 
 
 def _soak():
-    bench = Path(__file__).resolve().parents[1] / "benchmarks"
-    if str(bench) not in sys.path:
-        sys.path.insert(0, str(bench))
-    return importlib.import_module("soak")
+    from delve_env.tools import soak
+
+    return soak
 
 
 def test_store_invariants_catch_planted_defects(fresh):

@@ -11,7 +11,7 @@ from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
 from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT
 from delve_env.engine.tables import FIGHT
-from delve_env.play import MOVE_KEYS, PlayUI
+from delve_env.ui.play import MOVE_KEYS, PlayUI
 
 ARROWS = {d: k for k, d in MOVE_KEYS.items() if k in ("up", "right", "down", "left")}
 

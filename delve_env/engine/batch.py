@@ -18,7 +18,7 @@ from .state import allocate
 from .step import refresh_batch, reset_batch, step_batch
 from .struct import compiled_view
 
-_READY = set()  # entry points called once in this process (compiled or loaded)
+_READY = []  # not empty once this process has the entry points compiled or loaded
 
 
 class Engine:
@@ -75,17 +75,29 @@ class Engine:
                 copies[0][lo:hi] = self.obs_record[lo:hi]
                 copies[1][lo:hi] = self.masks[lo:hi]
 
-        if fn not in _READY:  # the first call in this process may compile it: say so
-            with CompileNotice(fn):
-                job(self.state, 0, self.num_envs)
-            _READY.add(fn)
-        elif self._pool is None:
+        if not _READY:
+            self._compile()
+        if self._pool is None:
             job(self.state, 0, self.num_envs)
         else:
             jobs = [self._pool.submit(job, view, lo, hi)
                     for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
             for j in jobs:
                 j.result()
+
+    def _compile(self) -> None:
+        """Compile (or load from numba's cache) the three entry points together, each called
+        on an empty range of envs, so a first run compiles in one go, under one notice."""
+        none = np.zeros(self.num_envs, dtype=np.bool_)
+        actions = np.zeros(self.num_envs, dtype=np.int64)
+        seeds = np.zeros(0, dtype=np.uint64)
+        out = (self.obs_record, self.masks, self.kept_rows, self.kept)
+        with CompileNotice(reset_batch, step_batch, refresh_batch):
+            reset_batch(self.state, self.params, self.party, seeds, none, *out, 0, 0)
+            step_batch(self.state, self.params, self.party, actions, none, *out, self.rewards,
+                       self.terminated, self.truncated, self.invalid, 0, 0)  # fmt: skip
+            refresh_batch(self.state, self.params, none, *out, 0, 0)
+        _READY.append(True)
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty

@@ -4,11 +4,11 @@ costs no time, and the env notes it for Sixpence (`DelveEnv.report`, SIX-1's 300
 
 from __future__ import annotations
 
-from .engine.fights import weapon_left
-from .engine.observe import armor_value
-from .engine.party import level_cost
-from .engine.powers import has_power, power_cost
-from .engine.tables import (
+from ..engine.fights import weapon_left
+from ..engine.observe import armor_value
+from ..engine.party import level_cost
+from ..engine.powers import has_power, power_cost
+from ..engine.tables import (
     ARMOR,
     CAT_WEAPON,
     CLASS_NAMES,
@@ -65,7 +65,7 @@ def gear_line(s, e: int, m: int, slot: int) -> str:
     name = ("ready hand", "off hand", "armor")[slot]
     if kind == 0:
         return f"    {name}: empty"
-    from .render import item_name
+    from .text import item_name
 
     wear, dv = int(s.item_wear[e, m, slot]), int(s.item_dv[e, m, slot])
     text = f"    {name}: {item_name(s, e, kind)}"
@@ -87,7 +87,7 @@ def gear_line(s, e: int, m: int, slot: int) -> str:
 def member_status(s, p, e: int = 0) -> str:
     """MEMBER STATUS: HP as x/y with the ceiling, level, XP to the next level, mana, options,
     gear with what it has left and what damaged it, the pack, the powers ready."""
-    from .render import item_name
+    from .text import item_name
 
     lines = ["MEMBER STATUS"]
     for pos, m in enumerate(members(s, e)):

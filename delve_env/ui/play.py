@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 
-from .engine.actions import (
+from ..engine.actions import (
     A_ATTACK,
     A_BRIBE,
     A_GIVE,
@@ -28,8 +28,8 @@ from .engine.actions import (
     A_WAIT,
     ACTION_NAMES,
 )
-from .engine.tables import CHOICE, EVENT_NAMES, FIGHT, MAX_FOES, NUM_ITEM_SLOTS
-from .render import item_name
+from ..engine.tables import CHOICE, EVENT_NAMES, FIGHT, MAX_FOES, NUM_ITEM_SLOTS
+from .text import item_name
 
 MOVE_KEYS = {"up": 0, "w": 0, "right": 1, "d": 1, "down": 2, "s": 2, "left": 3, "a": 3}
 ACTION_KEYS = {".": A_WAIT, "f": A_SEARCH, ">": A_STAIRS, "g": A_LOOT, "r": A_RUN, "b": A_BRIBE}
@@ -129,11 +129,7 @@ class PlayUI:
             self.log.append("You won: the king is home!" if won else "The run is over.")
 
     def _heard(self, info: dict) -> None:
-        events = [n for i, n in enumerate(EVENT_NAMES) if (info.get("events", 0) >> i) & 1]
-        if events:
-            self.log.append("  " + ", ".join(events))
-        for said in info.get("keeper", []):  # SIX-2: a person reads Sixpence's hint
-            self.log.append(f"  Sixpence ({said['event']}; gift: {said['gift']}): {said['hint']}")
+        self.log.extend(heard(info))
 
     def action_text(self, a: int) -> str:
         """An action's name, with the item it selects or the power it is."""
@@ -174,6 +170,15 @@ class PlayUI:
         if len(self.menu) > MENU_ROWS:
             rows.append(f"   ({self.cursor + 1} of {len(self.menu)})")
         return "\n".join(rows)
+
+
+def heard(info: dict) -> list[str]:
+    """The log lines for a step's info: its events, and what Sixpence said."""
+    events = [n for i, n in enumerate(EVENT_NAMES) if (info.get("events", 0) >> i) & 1]
+    lines = ["  " + ", ".join(events)] if events else []
+    for said in info.get("keeper", []):  # SIX-2: a person reads Sixpence's hint
+        lines.append(f"  Sixpence ({said['event']}; gift: {said['gift']}): {said['hint']}")
+    return lines
 
 
 # --- the terminal -----------------------------------------------------------------------------

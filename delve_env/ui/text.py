@@ -1,14 +1,15 @@
-"""Rendering one env slot as text or a picture: the remembered floor, the party, the fight, the
-lock, the store. Reads the state only, and draws nothing from the game's RNG."""
+"""The text view of one env slot: the remembered floor, the party, the fight, the lock, the
+store (`ui.picture` draws the same as an image). Reads the state only, and draws nothing from
+the game's RNG."""
 
 import numpy as np
 
-from .engine.actions import slot_name
-from .engine.observe import armor_value
-from .engine.party import is_known, level_cost
-from .engine.state import FOUND_CODE
-from .engine.stores import can_buy, line_kind, line_price, store_level
-from .engine.tables import (
+from ..engine.actions import slot_name
+from ..engine.observe import armor_value
+from ..engine.party import is_known, level_cost
+from ..engine.state import FOUND_CODE
+from ..engine.stores import can_buy, line_kind, line_price, store_level
+from ..engine.tables import (
     CLASS_NAMES,
     EFFECT_NAMES,
     EVENT_NAMES,
@@ -31,7 +32,7 @@ from .engine.tables import (
     WALL,
     WARD,
 )
-from .engine.vaults import hint_price, num_symbols, plate_size
+from ..engine.vaults import hint_price, num_symbols, plate_size
 
 GLYPHS = "#.,+=><"  # rock, hall, room, door, found secret door, stairs (an unfound one is rock)
 
@@ -154,14 +155,6 @@ def render_store(s, p, e: int) -> list[str]:
         mark = "*" if can_buy(s, p, e, k) else " "
         lines.append(f" {mark}{k:>2}. {name:<16} {line_price(level, k):>4} gold")
     return lines
-
-
-def render_rgb(s, p, e: int = 0) -> np.ndarray:
-    """The picture of slot e (`picture.render_rgb`): the tiled map and the side panel, a
-    fixed `picture.frame_shape(H, W)` uint8 array for every state of the env."""
-    from .picture import render_rgb as draw
-
-    return draw(s, p, e)
 
 
 def render_text(s, p, e: int = 0) -> str:

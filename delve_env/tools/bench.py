@@ -116,7 +116,7 @@ def machine_line(m: dict) -> str:
 def _cache_hit() -> bool | None:
     """Whether the engine's step was loaded from numba's on-disk cache (None if unknown)."""
     try:
-        from .engine.step import step_batch
+        from ..engine.step import step_batch
 
         stats = step_batch.stats
         return bool(sum(stats.cache_hits.values())) and not sum(stats.cache_misses.values())
@@ -143,7 +143,7 @@ def measure_cold_compile() -> float:
     """Seconds to import delve_env and run the first reset + step in a fresh process with an
     empty numba cache (a true compile from scratch; takes about a minute)."""
     code = (
-        "import time; t = time.perf_counter(); import delve_env.bench as b; "
+        "import time; t = time.perf_counter(); import delve_env.tools.bench as b; "
         "b.measure_compile(); print(time.perf_counter() - t)"
     )
     with tempfile.TemporaryDirectory() as cache:
@@ -211,7 +211,7 @@ def bench_vector(
     """Env steps per second (N per call) of the native vector env through `step`, actions
     sampled from the (N, A) `info["action_mask"]`; finished slots autoreset inside the timing.
     `num_threads` reaches the env only when it is not 1 (1 is the env's default)."""
-    from .vector import DelveVectorEnv
+    from ..vector import DelveVectorEnv
 
     if num_threads != 1:
         config["num_threads"] = num_threads
@@ -240,8 +240,8 @@ def bench_vector(
 
 def bench_engine(num_envs: int, seconds: float, seed: int = 0, **config) -> float:
     """Env steps per second of the bare batched `Engine.step` (the ceiling under the vector env)."""
-    from .config import Config
-    from .engine.batch import Engine
+    from ..config import Config
+    from ..engine.batch import Engine
 
     cfg = Config.from_kwargs(**config)
     eng = Engine(num_envs, cfg.params(), cfg.party_classes())
@@ -273,8 +273,8 @@ def measure_reset(seconds: float, seed: int = 0, **config) -> tuple[float, int]:
     (default: normal, depth 6) generated from a fresh seed each time, observation and mask
     included. Compiled before the timing; as many resets as fit in `seconds`, within
     RESETS_MIN..RESETS_MAX."""
-    from .config import Config
-    from .engine.batch import Engine
+    from ..config import Config
+    from ..engine.batch import Engine
 
     cfg = Config.from_kwargs(**config)
     eng = Engine(1, cfg.params(), cfg.party_classes())
@@ -293,9 +293,9 @@ def measure_reset(seconds: float, seed: int = 0, **config) -> tuple[float, int]:
 def bytes_per_slot(num_envs: int = 64, **config) -> tuple[int, int]:
     """(bytes, depth): the bytes of `engine.state` arrays per env (each field's nbytes over N,
     summed) at the config's depth (default 6); output buffers not included."""
-    from .config import Config
-    from .engine.batch import Engine
-    from .engine.params import P_DEPTH
+    from ..config import Config
+    from ..engine.batch import Engine
+    from ..engine.params import P_DEPTH
 
     cfg = Config.from_kwargs(**config)
     params = cfg.params()

@@ -3,7 +3,7 @@
 delve play                     a person plays in the terminal (full-screen UI)
 delve record / delve replay    save a game as a replay file / re-simulate and check one
 delve playtest                 difficulty report over many seeds of each preset
-delve watch --agent scripted   a policy plays, rendered frame by frame
+delve watch                    the best shipped agent plays a whole game, live
 delve bench                    throughput table (steps per second)
 delve train TASK / delve eval  MaskablePPO training and evaluation (training/train_ppo.py,
                                training/evaluate.py)
@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .engine.actions import (
+from ..engine.actions import (
     A_LOOT,
     A_MOVE,
     A_RUN,
@@ -28,7 +28,7 @@ from .engine.actions import (
     A_WAIT,
     ACTION_NAMES,
 )
-from .engine.params import DIFFICULTIES
+from ..engine.params import DIFFICULTIES
 
 # Short keys for `play`: w/a/s/d move, then one letter per common action.
 ACTION_KEYS = {
@@ -56,7 +56,7 @@ class UsageError(Exception):
 
 
 def _make_env(args: argparse.Namespace):
-    from .env import DelveEnv
+    from ..env import DelveEnv
 
     config = {"render_mode": "ansi"}
     if args.difficulty is not None:
@@ -80,9 +80,9 @@ def _format_stats(stats: dict) -> str:
 
 def _legal_lines(mask, s=None) -> list[str]:
     """One line per legal action; with the state `s`, selecting an item names the item."""
-    from .engine.actions import A_GIVE, A_SELECT
-    from .engine.tables import NUM_ITEM_SLOTS
-    from .render import item_name
+    from ..engine.actions import A_GIVE, A_SELECT
+    from ..engine.tables import NUM_ITEM_SLOTS
+    from ..ui.text import item_name
 
     lines = []
     for a in range(len(mask)):
@@ -112,7 +112,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     with --lines) a line prompt that reads actions from stdin, which may be a pipe."""
     env = _make_env(args)
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.lines:
-        from .play import run
+        from ..ui.play import run
 
         return run(env, args.seed)
     _, info = env.reset(seed=args.seed)
@@ -194,49 +194,36 @@ def make_policy(name: str, seed: int | None) -> tuple[str, Callable]:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    """A policy plays one episode (or `--steps` steps), each frame printed; with `--gif FILE`
-    the `rgb_array` frames are recorded into an animated GIF instead (Pillow)."""
-    from .spaces import episode_stats
+    """A policy plays one whole game (or `--steps` steps), shown live (delve_env/ui/watch.py);
+    with `--gif FILE` the `rgb_array` frames are recorded into an animated GIF instead."""
+    from ..ui.watch import play_through, watch
 
     image_module = _gif_writer() if args.gif else None
     env = _make_env(args)
     used, policy = make_policy(args.agent, args.seed)
-    tty = sys.stdout.isatty() and not args.gif
-    delay = args.delay if args.delay is not None else (0.1 if tty else 0.0)
-    _, info = env.reset(seed=args.seed)
-    total, done, step, frames = 0.0, False, 0, []
     if args.gif:
-        frames.append(_rgb_frame(env))
-    else:
-        print(f"=== {used} agent, seed {args.seed}, step 0 ===")
-        print(env.render_text())
-    while step < args.steps and not done:
-        action = policy(env, info)
-        _, reward, terminated, truncated, info = env.step(action)
-        total += reward
-        step += 1
-        done = terminated or truncated
-        if args.gif:
-            frames.append(_rgb_frame(env))
-            continue
-        if delay > 0:
-            time.sleep(delay)
-            if tty:
-                print("\x1b[H\x1b[2J", end="")
-        print(f"=== {used} agent, seed {args.seed}, step {step}: {ACTION_NAMES[action]}"
-              + (f", reward {reward:+g}" if reward else "") + " ===")  # fmt: skip
-        print(env.render_text())
-    if args.gif:
-        _write_gif(image_module, frames, args.gif, args.fps)
+        frames = []
+        step, total, done, info, truncated = play_through(
+            env, policy, used, args.seed, args.steps, lambda _: frames.append(_rgb_frame(env))
+        )
+        fps = args.fps or 8.0
+        _write_gif(image_module, frames, args.gif, fps)
         print(f"wrote {len(frames)} frames ({frames[0].shape[1]} x {frames[0].shape[0]}, "
-              f"{args.fps:g} fps) of the {used} agent, seed {args.seed}, to {args.gif}")  # fmt: skip
+              f"{fps:g} fps) of the {used} agent, seed {args.seed}, to {args.gif}")  # fmt: skip
+    else:
+        step, total, done, info, truncated = watch(
+            env, policy, used, args.seed, args.steps, args.fps or 12.0
+        )
     if done:
         stats = info["episode_stats"]
-        print(f"Episode ended after {step} steps ({'won' if stats['won'] else 'lost'}"
-              f"{', truncated' if truncated else ''}), total reward {total:g}.")  # fmt: skip
+        print(f"The {used} agent {'won' if stats['won'] else 'lost'} seed {args.seed} in "
+              f"{step} steps{' (the step cap)' if truncated else ''}, "
+              f"total reward {total:g}.")  # fmt: skip
     else:
-        stats = episode_stats(env.state, 0)
-        print(f"Stopped after {step} steps (episode still running), total reward {total:g}.")
+        from ..spaces import episode_stats
+
+        stats = episode_stats(env.unwrapped.state, 0)
+        print(f"Stopped after {step} steps (the game goes on), total reward {total:g}.")
     print(_format_stats(stats))
     return 0
 
@@ -254,7 +241,7 @@ def _gif_writer():
 
 def _rgb_frame(env):
     """The env's `rgb_array` picture now (whatever its render mode)."""
-    from .render import render_rgb
+    from ..ui.picture import render_rgb
 
     return render_rgb(env.unwrapped.state, env.unwrapped.engine.params, 0)
 
@@ -402,23 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
     watch = sub.add_parser("watch", help="watch a policy play, rendered")
     watch.add_argument("--agent", choices=("scripted", "random"), default="scripted")
     _add_game_options(watch)
-    watch.add_argument(
-        "--steps", type=_non_negative_int, default=300, help="most steps to show (default 300)"
-    )
-    watch.add_argument(
-        "--delay",
-        type=float,
-        default=None,
-        help="seconds between frames (default 0.1 on a terminal, 0 otherwise)",
-    )
-    watch.add_argument(
-        "--gif", metavar="FILE", default=None,
-        help="record the rgb_array frames into an animated GIF (needs Pillow) instead of "
-        "printing them; --steps caps the frames",
-    )  # fmt: skip
-    watch.add_argument(
-        "--fps", type=_positive_float, default=8.0, help="GIF frames per second (default 8)"
-    )
+    watch.add_argument("--steps", type=_non_negative_int, default=None,
+                       help="stop after this many steps (default: play the whole game)")  # fmt: skip
+    watch.add_argument("--fps", type=_positive_float, default=None,
+                       help="frames per second on a terminal (default 12) or in the GIF "
+                       "(default 8); piped output prints every frame at once")  # fmt: skip
+    watch.add_argument("--gif", metavar="FILE", default=None,
+                       help="record the rgb_array frames into an animated GIF (needs Pillow) "
+                       "instead of showing them")  # fmt: skip
     watch.set_defaults(func=cmd_watch)
 
     bench = sub.add_parser("bench", help="throughput table: steps per second")

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .config import KEYS, Config
-from .engine.params import DIFFICULTIES
-from .engine.tables import EV_HUNGER, KING_SLOT
+from ..config import KEYS, Config
+from ..engine.params import DIFFICULTIES
+from ..engine.tables import EV_HUNGER, KING_SLOT
 
 LOSS_CAUSES = ("hunger", "the king", "all fallen", "out of steps")
 COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",
@@ -100,7 +100,7 @@ def _policy(spec: str):
 
 def play_run(job: tuple) -> dict:
     """One run: (preset name, config, policy spec, seed) -> what it came to."""
-    from .env import DelveEnv
+    from ..env import DelveEnv
 
     name, config, spec, seed = job
     key = json.dumps(config, sort_keys=True, default=list)
@@ -122,7 +122,7 @@ def play_run(job: tuple) -> dict:
 
 def run_record(s, e: int, name: str, spec: str, seed: int, steps: int, truncated: bool) -> dict:
     """What the run that just ended in slot e came to, and why it was lost."""
-    from .spaces import episode_stats
+    from ..spaces import episode_stats
 
     stats = episode_stats(s, e)
     cause = None
@@ -151,8 +151,8 @@ def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
     a step for all, on float observations as the model was trained (`FloatObservation`)."""
     from sb3_contrib import MaskablePPO
 
-    from .vector import DelveVectorEnv
-    from .wrappers import float_scales, to_float
+    from ..vector import DelveVectorEnv
+    from ..wrappers import float_scales, to_float
 
     model = MaskablePPO.load(spec[len("model:") :], device="cpu")
     venv = DelveVectorEnv(len(seeds), **preset.config)

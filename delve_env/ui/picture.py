@@ -14,10 +14,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from .engine.observe import armor_value
-from .engine.party import is_known, level_cost
-from .engine.stores import line_kind, line_price, store_level
-from .engine.tables import (
+from ..engine.observe import armor_value
+from ..engine.party import is_known, level_cost
+from ..engine.stores import line_kind, line_price, store_level
+from ..engine.tables import (
     BATH,
     CHEST_SHUT,
     CHEST_TRAPPED,
@@ -50,10 +50,10 @@ from .engine.tables import (
     WALL,
     WARD,
 )
-from .engine.vaults import hint_price, num_symbols, plate_size
+from ..engine.vaults import hint_price, num_symbols, plate_size
+from ..keeper import HINTS
 from .font import CELL_H, CELL_W, CELLS, glyph_indices
-from .keeper import HINTS
-from .render import map_codes
+from .text import map_codes
 
 TILE = 16  # pixels a tile
 PANEL_W = 336  # the side panel: 55 columns of 6-pixel text

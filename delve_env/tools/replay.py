@@ -33,7 +33,7 @@ def state_hash(env) -> str:
 def record(config: dict, seed: int, policy: Callable, max_steps: int | None = None) -> dict:
     """Play one episode from `seed` with `policy(env, info) -> action` (at most `max_steps`
     steps) and return the replay."""
-    from .env import DelveEnv
+    from ..env import DelveEnv
 
     env = DelveEnv(**config)
     _, info = env.reset(seed=seed)
@@ -98,7 +98,7 @@ class Verdict:
 def replay(data: dict, on_step: Callable | None = None) -> Verdict:
     """Re-simulate a replay and check every state hash; `on_step(env, k, action)` sees each
     step (k from 1) as it is taken."""
-    from .env import DelveEnv
+    from ..env import DelveEnv
 
     config = {k: v for k, v in data["config"].items()}
     config["party"] = tuple(config["party"])
