@@ -11,14 +11,14 @@ Two things made the first run slow and the cache large, and this module mends bo
 - Each compiled function carries the machine code of its whole call tree, and numba caches
   every function it compiles, so the cache held the engine many times over. Here only a
   function called from Python (an entry point: the batch step, a test's direct call) is
-  written to the cache; what it calls lives inside it.
+  written to the cache, when Python first calls it; what it calls lives inside it.
 
 `CompileNotice` says on stderr that the engine is being compiled, before a first run does it.
 """
 
 import sys
 
-from numba.core import config, event, types
+from numba.core import config, event, sigutils, types
 from numba.core.caching import FunctionCache
 from numba.core.registry import CPUDispatcher
 
@@ -45,7 +45,9 @@ class _EntryCache(FunctionCache):
 
 
 class EngineDispatcher(CPUDispatcher):
-    """Calls from compiled code use the widened argument types and leave the cache alone."""
+    """Calls from compiled code use the widened argument types and leave the cache alone; a
+    version compiled for compiled code is handed to Python, and cached, on Python's first
+    call for it."""
 
     _inner = 0  # > 0 while compiled code's typing asks for this function
 
@@ -57,6 +59,22 @@ class EngineDispatcher(CPUDispatcher):
             return super().get_call_template(args, kws)
         finally:
             self._inner -= 1
+
+    def add_overload(self, cres):
+        if self._inner:  # not yet callable from Python: its first call comes through compile
+            self.overloads[tuple(cres.signature.args)] = cres
+        else:
+            super().add_overload(cres)
+
+    def compile(self, sig):
+        if not self._inner:
+            args, _ = sigutils.normalize_signature(sig)
+            cres = self.overloads.get(tuple(args))
+            if cres is not None:  # compiled for compiled code: now Python's too, and cached
+                super().add_overload(cres)
+                self._cache.save_overload(sig, cres)
+                return cres.entry_point
+        return super().compile(sig)
 
 
 def njit(fn=None, **options):

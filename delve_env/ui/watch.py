@@ -45,7 +45,7 @@ def watch(env, policy: Callable, name: str, seed: int, steps: int | None, fps: f
     """`play_through`, shown full-screen at `fps` on a terminal, else printed frame by frame;
     the last frame stays on screen. Returns what `play_through` returns."""
     if not sys.stdout.isatty():
-        return play_through(env, policy, name, seed, steps, print)
+        return play_through(env, policy, name, seed, steps, lambda text: print(text, flush=True))
     from rich.console import Console
     from rich.live import Live
     from rich.text import Text

@@ -1,0 +1,83 @@
+"""The first run: how long `delve watch` takes to show its first frame from an empty numba
+cache, the same warm, and how big the cache is after it.
+
+    python benchmarks/compile.py            # cold, then warm, in a fresh cache folder
+    python benchmarks/compile.py --tests    # then also the README's test command on that cache
+
+Each command runs in a child process with NUMBA_CACHE_DIR set to a new temporary folder (the
+default cache lives beside the engine's sources). Wall seconds depend on the machine's load;
+CPU seconds (the child's user + system time) much less so. Prints one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def folder_mb(path: Path) -> float:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) / 1e6
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def first_frame(cache: Path) -> dict:
+    """`delve watch` (piped) from the cache folder: seconds to its first frame and in all."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "delve_env", "watch"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
+    proc.stdout.readline()
+    first = time.perf_counter() - t0
+    proc.stdout.read()
+    proc.wait()
+    return {"first frame s": first, "whole game s": time.perf_counter() - t0,
+            "cpu s": cpu_seconds() - cpu0, "cache MB": folder_mb(cache)}  # fmt: skip
+
+
+def test_run(cache: Path) -> dict:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto", "-q"], cwd=ROOT,
+                          env=env, capture_output=True, text=True)  # fmt: skip
+    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
+            "cache MB": folder_mb(cache), "result": tail}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tests", action="store_true", help="also the test command, cold cache")
+    args = ap.parse_args(argv)
+    cache = Path(tempfile.mkdtemp(prefix="delve-numba-"))
+    try:
+        rows = [("delve watch, empty cache", first_frame(cache))]
+        rows.append(("delve watch, warm", first_frame(cache)))
+        if args.tests:
+            rows.append(("pytest -n auto, after watch", test_run(cache)))
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
+          f"python {platform.python_version()}")  # fmt: skip
+    for name, row in rows:
+        cells = ", ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k}: {v}"
+                          for k, v in row.items())  # fmt: skip
+        print(f"| {name} | {cells} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
