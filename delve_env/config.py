@@ -268,3 +268,20 @@ def _tunable(key: str, value, kind: str, low: float, high: float) -> None:
 def _choice(key: str, value, allowed: tuple) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise ValueError(f"{key} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+
+
+def markdown() -> str:
+    """The tunables as a Markdown table, each preset's value beside its range (docs/CONFIG.md
+    carries it)."""
+    from .engine.params import make_params
+
+    presets = {d: make_params(d) for d in DIFFICULTIES}
+    rows = [
+        "| key | kind | allowed | easy | normal | hard | what it is |",
+        "|---|---|---|---:|---:|---:|---|",
+    ]
+    for key, (index, kind, low, high, what) in TUNABLES.items():
+        values = [presets[d][index] for d in DIFFICULTIES]
+        shown = [f"{v:g}" if kind != "int" else str(int(v)) for v in values]
+        rows.append(f"| `{key}` | {kind} | {low}..{high} | {' | '.join(shown)} | {what} |")
+    return "\n".join(rows) + "\n"

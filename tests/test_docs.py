@@ -38,3 +38,18 @@ def test_observation_doc_is_the_generated_layout_table():
     assert page.split(marker, 1)[1] == markdown(), (
         "regenerate the table: python -m delve_env.engine.layout"
     )
+
+
+def test_config_doc_is_the_generated_tunables_table_and_names_every_key():
+    from pathlib import Path
+
+    from delve_env.config import KEYS, markdown
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "CONFIG.md").read_text()
+    marker = "<!-- generated below -->\n"
+    assert page.split(marker, 1)[1] == markdown(), (
+        "regenerate the table: python -c 'from delve_env.config import markdown; "
+        "print(markdown(), end=\"\")'"
+    )
+    for key in KEYS:
+        assert f"`{key}`" in page, key
