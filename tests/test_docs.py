@@ -49,7 +49,7 @@ def test_config_doc_is_the_generated_tunables_table_and_names_every_key():
     marker = "<!-- generated below -->\n"
     assert page.split(marker, 1)[1] == markdown(), (
         "regenerate the table: python -c 'from delve_env.config import markdown; "
-        "print(markdown(), end=\"\")'"
+        'print(markdown(), end="")\''
     )
     for key in KEYS:
         assert f"`{key}`" in page, key
