@@ -235,7 +235,7 @@ class ScriptedAgent:
     # --- fights ---------------------------------------------------------------------------
     def fight(self, s, mask):
         foes = [k for k, kind in enumerate(s.foe_kind[0]) if kind >= 0 and s.foe_hp[0, k] > 0]
-        if foes and mask[A_BRIBE] and self.worth_a_bribe(s, foes):
+        if foes and mask[A_BRIBE] and not s.bribe_asked[0] and self.worth_a_bribe(s, foes):
             return A_BRIBE
         if not foes or self.in_danger(s, foes):
             return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
@@ -356,7 +356,8 @@ class ScriptedAgent:
 
     def worth_a_bribe(self, s, foes) -> bool:
         """BRIBE-1: pay when the price leaves half the purse and the chance is fair, for a band
-        guarding a room that has the party in danger, or for eaters facing good gear."""
+        guarding a room that has the party in danger, or for eaters facing good gear. Asked
+        once a fight: a refusal is a free round, and a party in danger runs instead."""
         kinds = [int(s.foe_kind[0, k]) for k in foes]
         odds = min(int(MONSTERS[k, M_BRIBE]) for k in kinds) + (25 if s.goodwill[0] else 0)
         price = 5 * int(s.floor[0]) * sum(int(MONSTERS[k, M_PRICE]) for k in kinds)
