@@ -7,9 +7,9 @@ down once it opens. At the bottom free the king, put him at the back in whatever
 weapon the packs hold, and climb floor by floor to the courtyard, taking the book on the way
 up (taking it earlier starts the hunt sooner, RUN-6). Fights: hit the weakest foe, spend luck
 when someone is low, run when the party (or the king) is in real danger, then rest in a room
-or a doorway (no bands wander there) before going back. At the door of a room never entered
-it listens once (LISTEN-1: a pace, and no band wanders to a doorway) and, when a band is
-heard, rests there until everyone is nearly whole. It pays a band off (BRIBE-1) when the
+with no band (no bands wander there; a doorway is a hall tile, WANDER-1) before going back.
+At the door of a room never entered it listens once (LISTEN-1: a pace at the hall's risk)
+and, when a band is heard, goes to rest in a free room until everyone is nearly whole. It pays a band off (BRIBE-1) when the
 price leaves gold to spare and the chance is fair: a band guarding a room that has the party
 in danger, or an eater (GEAR-EAT-1..2) about to bite good gear. Rooms behind secret doors: search
 next to them; vault locks are left alone.
@@ -69,7 +69,6 @@ from delve_env.engine.tables import (
     CAT_WEAPON,
     CHOICE,
     CLERIC,
-    DOOR,
     EXPLORE,
     FEAT_STORE,
     FIGHT,
@@ -174,6 +173,7 @@ class ScriptedAgent:
         self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
         self.last_step = 0  # the step count last seen (a smaller one is a new game)
         self.fit_for_band = 0.9  # with a band heard inside, rest to this share first
+        self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
         self.bribe_odds = (30, 20)  # least bribe chance: when in danger, against eaters
 
     def act(self, env) -> int:
@@ -182,6 +182,7 @@ class ScriptedAgent:
         self.params = env.engine.params
         if int(s.steps[0]) < self.last_step:  # a new game: nothing listened to yet
             self.listened.clear()
+            self.rest_to = 0.0
         self.last_step = int(s.steps[0])
         if s.sel_member[0] >= 0:  # an item is selected: do what it was selected for
             plan, self.follow = self.follow, None
@@ -234,7 +235,7 @@ class ScriptedAgent:
     # --- fights ---------------------------------------------------------------------------
     def fight(self, s, mask):
         foes = [k for k, kind in enumerate(s.foe_kind[0]) if kind >= 0 and s.foe_hp[0, k] > 0]
-        if foes and mask[A_BRIBE] and self.worth_a_bribe(s, foes):
+        if foes and mask[A_BRIBE] and not s.bribe_asked[0] and self.worth_a_bribe(s, foes):
             return A_BRIBE
         if not foes or self.in_danger(s, foes):
             return A_RUN  # (a band killed by counter-blows in its ambush leaves only RUN)
@@ -355,7 +356,8 @@ class ScriptedAgent:
 
     def worth_a_bribe(self, s, foes) -> bool:
         """BRIBE-1: pay when the price leaves half the purse and the chance is fair, for a band
-        guarding a room that has the party in danger, or for eaters facing good gear."""
+        guarding a room that has the party in danger, or for eaters facing good gear. Asked
+        once a fight: a refusal is a free round, and a party in danger runs instead."""
         kinds = [int(s.foe_kind[0, k]) for k in foes]
         odds = min(int(MONSTERS[k, M_BRIBE]) for k in kinds) + (25 if s.goodwill[0] else 0)
         price = 5 * int(s.floor[0]) * sum(int(MONSTERS[k, M_PRICE]) for k in kinds)
@@ -485,7 +487,7 @@ class ScriptedAgent:
         if a is not None:
             return a
         if self.needs_rest(s):
-            if tiles[y, x] == DOOR or s.room_of[0, f, y, x] >= 0:
+            if s.room_of[0, f, y, x] >= 0:
                 return A_WAIT
             return self.walk(s, self.rest_spots(s))
         stair = self.stair_goal(s)
@@ -503,7 +505,8 @@ class ScriptedAgent:
 
     def listen_action(self, s, mask):
         """LISTEN-1 at the door of a room never entered: listen once; with a band heard there,
-        rest in the doorway until everyone is nearly whole (a doorway is safe)."""
+        go and rest in a free room until everyone is nearly whole (a doorway is a hall tile,
+        WANDER-1, so resting there is not safe)."""
         if not mask[A_LISTEN] or s.rations[0] <= 0:
             return None
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
@@ -517,7 +520,10 @@ class ScriptedAgent:
             return A_LISTEN
         heard = s.room_heard[0, f, r] and s.band_kind[0, f, r, 0] >= 0
         low = any(s.hp[0, m] < self.fit_for_band * s.ceiling[0, m] for m in self.standing(s))
-        return A_WAIT if heard and low else None
+        if heard and low:
+            self.rest_to = self.fit_for_band  # kept until rested, so it does not come back
+            return self.walk(s, self.rest_spots(s))
+        return None
 
     def open_action(self, s, mask):
         """CHEST-1: a shut chest holds the room's items and map: open it once rested, the Rogue
@@ -600,16 +606,19 @@ class ScriptedAgent:
         return a if a is not None else self.walk(s, (tiles == HALL) & (s.fog[0, f] == 0))
 
     def rest_spots(self, s):
-        """Tiles where no band wanders: doorways, and rooms with no band in them."""
+        """Tiles where no band wanders: rooms with no band in them (not doorways, WANDER-1)."""
         f = int(s.floor[0])
-        room_of = s.room_of[0, f]
         free = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] < 0]
-        return (s.tiles[0, f] == DOOR) | np.isin(room_of, free)
+        return np.isin(s.room_of[0, f], free)
 
     def needs_rest(self, s) -> bool:
         if s.rations[0] <= 0:
             return False  # FOOD-3: no healing without rations
-        return any(s.hp[0, m] < self.rest_below * s.ceiling[0, m] for m in self.standing(s))
+        share = max(self.rest_below, self.rest_to)
+        low = any(s.hp[0, m] < share * s.ceiling[0, m] for m in self.standing(s))
+        if not low:
+            self.rest_to = 0.0
+        return low
 
     # --- the party ------------------------------------------------------------------------
     @staticmethod

@@ -218,12 +218,13 @@ def make_rng(seed: int = 12345) -> np.ndarray:
 
 
 def no_vaults(env: DelveEnv) -> DelveEnv:
-    """Unlock every room and take away the chests and Sixpence's starting ale: these rule
-    tests use plain rooms and the classes' own gear (vault locks, chests and the keeper,
-    CHEST-1 and SIX-1, have their own tests)."""
+    """Unlock every room and take away the chests and Sixpence's starting ale (and the name
+    he gave it, ITEM-2): these rule tests use plain rooms and the classes' own gear (vault
+    locks, chests and the keeper, CHEST-1 and SIX-1, have their own tests)."""
     env.state.vault_room[0] = -1
     env.state.room_chest[0] = 0
     env.state.item[0][env.state.item[0] == MEDICINAL_ALE] = 0
+    env.state.known_kinds[0] &= ~(1 << MEDICINAL_ALE)
     env.state.keeper_seen[0] = env.state.keeper_given[0] = (1 << NUM_KEEPER_EVENTS) - 1
     env.engine.refresh(ONE)
     return env

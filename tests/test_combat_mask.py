@@ -38,8 +38,9 @@ TIER_FLOORS = (1, 4, 7, 10)
 
 def fight_choices(s) -> np.ndarray:
     """What the acting member may do, from the rules (not from the engine's mask): attack
-    or use luck on a living foe, bribe once with the gold, run; select a fallen member's item
-    when the actor has pack room, or a consumable in the actor's own pack."""
+    or use luck on a living foe, bribe with the gold (again after a refusal), run; select a
+    fallen member's item when the actor has pack room, or a consumable in the actor's own
+    pack."""
     want = np.zeros(NUM_ACTIONS, dtype=bool)
     actor = int(s.order[0, s.actor[0]])
     alive = (s.foe_kind[0] >= 0) & (s.foe_hp[0] > 0)
@@ -48,7 +49,7 @@ def fight_choices(s) -> np.ndarray:
         want[A_LUCK + k] = alive[k] and s.luck[0, actor] > 0
     kinds = s.foe_kind[0][alive]
     price = 5 * int(s.floor[0]) * int(MONSTERS[kinds, M_PRICE].sum())
-    want[A_BRIBE] = not s.bribe_asked[0] and s.sneaker[0] < 0 and s.gold[0] >= price
+    want[A_BRIBE] = s.sneaker[0] < 0 and s.gold[0] >= price  # again after a refusal too
     want[A_RUN] = True
     room = (s.item[0, actor, NUM_EQUIP:] == 0).any()
     for m in range(MAX_MEMBERS):
@@ -77,8 +78,6 @@ def check_fight_mask(env, mask):
         m, slot = divmod(int(a) - A_SELECT, NUM_ITEM_SLOTS)
         own = A_SELECT <= a < A_GIVE and m == actor and may_use(s, m, slot)
         assert own and mask[a], f"action {a}: mask {mask[a]}, rules {want[a]}"
-    if s.bribe_asked[0]:
-        assert not mask[A_BRIBE]
     # every item offered has a follow-up besides putting it back
     for a in np.flatnonzero(mask[A_SELECT:A_GIVE]) + A_SELECT:
         env.step(int(a))

@@ -4,7 +4,7 @@ from conftest import make_rng
 
 from delve_env.engine.actions import A_ATTACK, A_LISTEN, A_SNEAK, A_WAIT
 from delve_env.engine.layout import BAND_HERE, CROP, FIGHT_SNEAK, STATUS_HEARD
-from delve_env.engine.params import P_LISTEN_HEAR
+from delve_env.engine.params import P_LISTEN_HEAR, P_MEAL_PACES
 from delve_env.engine.tables import ESP, EV_AMBUSH, EV_HEARD, EXPLORE, FIGHT, M_HEARTS, MONSTERS
 
 GOBLIN, RAT = 1, 0
@@ -55,6 +55,21 @@ def test_listen_1_under_esp_the_band_is_always_heard(scene):
     scene.s.effects[0, ESP] = 20
     scene.act(A_LISTEN)
     assert scene.s.room_heard[0, 1, 0] and scene.s.events[0] & EV_HEARD
+
+
+def test_listen_1_esp_is_read_before_the_listens_pace_is_spent(scene):
+    """LISTEN-1 with EFFECT-1: ESP with one pace left still hears the band on the listen
+    that spends that pace (as a search reads LIGHT before its pace), even with the listen
+    chance at 0; with no ESP left, nothing is heard at chance 0."""
+    at_door(scene, [GOBLIN])
+    scene.p[P_LISTEN_HEAR] = 0.0
+    saved = scene.save()
+    scene.s.effects[0, ESP] = 1
+    scene.act(A_LISTEN)
+    assert scene.s.room_heard[0, 1, 0] and scene.s.effects[0, ESP] == 0
+    scene.load(saved)
+    scene.act(A_LISTEN)
+    assert not scene.s.room_heard[0, 1, 0]
 
 
 def test_listen_1_costs_a_pace_and_an_empty_room_is_never_heard_nor_told_apart(scene):
@@ -138,6 +153,29 @@ def test_sneak_1_the_sneakers_foes_are_surprised(scene):
             if sneaking:
                 assert int(s.hp[0, m]) == hp  # no counter-blow
     assert hits[True] > 280 and hits[False] < 220, hits
+
+
+def test_sneak_1_a_sneaker_killed_by_the_steps_meal_takes_no_lone_turn(scene):
+    """SNEAK-1 with FOOD-2: the sneak's pace brings a meal with no rations and the sneaker
+    (1 HP, no luck) dies of hunger: no lone turn for the dead; the party walks in and it is
+    an ordinary fight, a standing member to act."""
+    s = scene.s
+    deaths = 0
+    for seed in range(12):
+        at_door(scene, [GOBLIN, GOBLIN])
+        s.rng[0] = make_rng(seed + 1)[0]
+        m = int(s.order[0, 2])
+        s.hp[0, m], s.luck[0, m] = 1, 0
+        s.rations[0] = 0
+        s.meal_clock[0] = int(scene.p[P_MEAL_PACES]) - 1
+        scene.act(A_SNEAK + m)
+        if s.hp[0, m] > 0:
+            continue  # the death save stood him up: he sneaks in as ever
+        deaths += 1
+        assert s.mode[0] == FIGHT and s.sneaker[0] < 0
+        assert s.hp[0, s.order[0, s.actor[0]]] > 0
+        assert scene.obs()["fight"][FIGHT_SNEAK] == 0
+    assert deaths >= 5
 
 
 def test_sneak_1_into_an_empty_room_is_just_walking_in(scene):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from delve_env.engine.actions import A_ATTACK, A_RUN, A_SEARCH, A_WAIT
+from delve_env.engine.actions import A_ATTACK, A_LISTEN, A_RUN, A_SEARCH, A_WAIT
 from delve_env.engine.fights import (
     absorb,
     end_turn,
@@ -553,6 +553,29 @@ def test_wander_1_only_paces_in_halls_call_bands_but_searching_calls_them_anywhe
     scene.put(1, *scene.hall_tile(1, junction=False))
     scene.act(A_WAIT)
     assert s.mode[0] == FIGHT and s.events[0] & EV_WANDER
+
+
+def test_wander_1_a_door_tile_counts_as_an_other_hall_tile(scene):
+    """WANDER-1: a door is an other hall tile: its chance is the hall's (1/200, hunting
+    10/100), and with the hall chance forced to 1 waiting or listening in a doorway brings
+    a band (the room behind it empty, so only the hall's risk is there)."""
+    s, p = scene.s, scene.p
+    scene.tough()
+    scene.clear_band(1, 0)
+    (dx, dy), _, _ = scene.door_of(1, 0)
+    for hunting, rate in ((False, 0.005), (True, 0.1)):
+        s.hunting[0] = hunting
+        scene.put(1, dx, dy)
+        assert wander_chance(s, p, 0, False) == pytest.approx(rate)
+    s.hunting[0] = False
+    p[P_HALL_WANDER] = 1.0
+    p[P_JUNCTION_WANDER] = 0.0
+    snap = scene.save()
+    for a in (A_WAIT, A_LISTEN):
+        scene.load(snap)
+        scene.put(1, dx, dy)
+        scene.act(a)
+        assert s.mode[0] == FIGHT and s.events[0] & EV_WANDER, a
 
 
 # --- WANDER-3 ------------------------------------------------------------------------------

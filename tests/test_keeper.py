@@ -21,9 +21,9 @@ from delve_env.engine.actions import (
     A_WORK,
     select_action,
 )
-from delve_env.engine.layout import STATUS_GIFTS_OWED, STATUS_KEEPER
+from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_GIFTS_OWED, STATUS_KEEPER
 from delve_env.engine.params import P_TRAP_AVOID_STEP
-from delve_env.engine.party import level_cost
+from delve_env.engine.party import is_known, level_cost
 from delve_env.engine.tables import (
     CHEST_TRAPPED,
     ESP_SCROLL,
@@ -430,6 +430,28 @@ def test_six_1_the_king_gives_ring_mail_and_hunting_an_aura_of_warding():
     info = scene.enter_room(2, r)[4]
     assert {"king found", "hunting starts"} <= set(events(info))
     assert count(scene, RING_MAIL) == 1 and count(scene, WARDING_LANTERN) == 1
+
+
+def test_item_2_sixpences_gifts_arrive_known():
+    """ITEM-2: what Sixpence hands over he names: the medicinal ale of the start and the
+    aura of warding of the hunt show their kinds in the pack (not a bottle's or a lantern's
+    look, which a foul lantern shares), and the kinds are known from then on."""
+    env = DelveEnv(depth=2)
+    env.reset(seed=5)
+    s = env.state
+    assert is_known(s, 0, MEDICINAL_ALE)
+    scene = make_scene(depth=2)
+    scene.calm()
+    s = scene.s
+    assert not is_known(s, 0, WARDING_LANTERN)
+    s.has_book[0] = True
+    r = int(s.king_room[0])
+    scene.clear_band(2, r)
+    scene.enter_room(2, r)
+    m, slot = (int(v[0]) for v in np.nonzero(s.item[0] == WARDING_LANTERN))
+    pack = scene.obs()["pack"][m]
+    assert pack[slot, PACK_KIND] == WARDING_LANTERN and pack[slot, PACK_KNOWN] == 1
+    assert is_known(s, 0, WARDING_LANTERN)
 
 
 def test_six_1_the_first_level_gives_a_mind_sharpener(game):

@@ -170,6 +170,23 @@ def test_statue_2_mending_costs_ten_times_the_floor_a_hit_point_up_to_the_ceilin
     assert not statue.legal(A_MEND + ROGUE)  # the dead are not mended
 
 
+def test_statue_2_a_member_who_may_not_heal_is_not_mended_nor_charged(statue):
+    """STATUE-2 with CLASS-1's blood magic: a wounded member who used blood magic this floor
+    may not be healed, so the statue does not offer to mend him and takes no gold; another
+    wounded member is still mended."""
+    s = statue.s
+    s.hp[0, HERO] = s.ceiling[0, HERO] - 6
+    s.hp[0, ROGUE] = s.ceiling[0, ROGUE] - 2
+    s.blood_used[0, HERO] = True
+    s.gold[0] = 500
+    before_statue(statue)
+    assert not statue.legal(A_MEND + HERO) and statue.legal(A_MEND + ROGUE)
+    statue.act(A_MEND + ROGUE)
+    assert s.gold[0] == 480 and s.hp[0, HERO] == s.ceiling[0, HERO] - 6
+    s.blood_used[0, HERO] = False
+    assert statue.legal(A_MEND + HERO)
+
+
 # --- no item moves before a statue -------------------------------------------------------------
 
 

@@ -251,8 +251,9 @@ def test_store_2_buying_an_item_needs_a_standing_members_pack_room(fresh):
 
 @pytest.mark.parametrize("f", (0, 3, 12))
 def test_store_2_stores_buy_at_half_price(fresh, f):
-    """STORE-2: any member's item, worn or packed, a fallen member's too, sells for half the
-    store's price of its kind, rounded down; the selection is let go."""
+    """STORE-2: any member's item, worn or packed, a fallen member's too, sells for half its
+    base (courtyard) price, rounded down, whatever the store's factor; the selection is let
+    go."""
     shop(fresh, f, gold=0)
     s = fresh.s
     s.hp[0, 0] = 0  # the hero has fallen: his things are still for sale
@@ -261,7 +262,7 @@ def test_store_2_stores_buy_at_half_price(fresh, f):
         assert s.item[0, 0, slot] == kind
         gold = int(s.gold[0])
         fresh.act(select_action(0, slot))
-        price = half_up(ITEMS[kind, I_PRICE] * FACTORS[f]) // 2
+        price = int(ITEMS[kind, I_PRICE]) // 2
         assert fresh.obs()["shop"][SHOP_SELL] == -(-price // 5)
         fresh.act(A_SELL)
         assert s.gold[0] - gold == price
@@ -270,12 +271,30 @@ def test_store_2_stores_buy_at_half_price(fresh, f):
     assert (fresh.obs()["pack"][0, :NUM_EQUIP] == 0).all()
 
 
-def test_store_2_a_sword_sells_for_half_of_floor_3s_price(fresh):
-    """STORE-2 worked out: a sword (15) costs 22.5 -> 23 on floor 3 and sells for 11."""
+def test_store_2_a_sword_sells_for_half_its_base_price_on_floor_3(fresh):
+    """STORE-2 worked out: a sword (15) costs 22.5 -> 23 on floor 3 and sells for 7 (15 // 2,
+    not half of 23)."""
     shop(fresh, 3, gold=0)
     fresh.act(select_action(0, READY))
     fresh.act(A_SELL)
-    assert fresh.s.gold[0] == 11
+    assert fresh.s.gold[0] == 7
+
+
+@pytest.mark.parametrize("f", (3, 12))
+def test_store_2_courtyard_goods_carried_down_sell_for_no_profit(fresh, f):
+    """STORE-2: a light of life bought at the courtyard for 100 sells for 50 on floor 3
+    (factor 1.5) and on floor 12 (factor 3.0), where it costs 150 and 300."""
+    shop(fresh, 0, gold=100)
+    s = fresh.s
+    fresh.act(A_BUY + LIGHT_LINE)
+    assert s.gold[0] == 0
+    m, slot = (int(v[0]) for v in np.nonzero(s.item[0] == LIGHT_OF_LIFE))
+    fresh.act(A_LEAVE)
+    shop(fresh, f, gold=0)
+    assert lines(fresh)[LIGHT_LINE, LINE_PRICE] == -(-half_up(100 * FACTORS[f]) // 5)
+    fresh.act(select_action(m, slot))
+    fresh.act(A_SELL)
+    assert s.gold[0] == 50
 
 
 @pytest.mark.parametrize("f", (0, 6))

@@ -1,5 +1,5 @@
-"""Paying a band off (BRIBE-1..3): its chance and price, one ask a fight, what a paid band
-gives."""
+"""Paying a band off (BRIBE-1..3): its chance and price, asking (again after a refusal), what a
+paid band gives."""
 
 from .fightlog import LOG_BRIBE, log_event
 from .fights import end_fight_for_room, is_foe_alive, monster_round, num_foes_alive, win_fight
@@ -42,14 +42,9 @@ def bribe_price(s, e):
 
 @njit(cache=True)
 def can_bribe(s, e):
-    """One ask a fight, with the gold to pay, not in a practice bout nor while one member
-    sneaks in alone."""
-    return (
-        not s.bribe_asked[e]
-        and not s.practice[e]
-        and s.sneaker[e] < 0
-        and s.gold[e] >= bribe_price(s, e)
-    )
+    """With the gold to pay, not in a practice bout nor while one member sneaks in alone; a
+    refused band may be asked again (each refusal costs a free round)."""
+    return not s.practice[e] and s.sneaker[e] < 0 and s.gold[e] >= bribe_price(s, e)
 
 
 @njit(cache=True)
@@ -76,8 +71,8 @@ def take_bribe(s, p, e, rng):
 
 @njit(cache=True)
 def ask_bribe(s, p, e, rng):
-    """BRIBE-1: ask once; with the band's chance it is paid, else the band takes a free round
-    and the fight goes on (the asking takes no member's turn)."""
+    """BRIBE-1: each ask is the band's chance again; taken, it is paid, else the band takes a
+    free round and the fight goes on (the asking takes no member's turn)."""
     s.bribe_asked[e] = True
     odds, price = bribe_chance(s, e), bribe_price(s, e)
     taken = chance(rng, e, odds / 100.0)

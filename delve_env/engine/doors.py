@@ -46,8 +46,9 @@ def listen(s, p, e, rng):
     under ESP) and its kinds are shown from then on; hearing nothing proves nothing."""
     f, r = s.floor[e], door_room(s, e)
     s.stat_listens[e] += 1
+    esp = s.effects[e, ESP] > 0  # read before the pace spends it, as a search reads LIGHT
     pass_pace(s, p, e, rng)
-    if has_band(s, e, f, r) and (s.effects[e, ESP] > 0 or chance(rng, e, p[P_LISTEN_HEAR])):
+    if has_band(s, e, f, r) and (esp or chance(rng, e, p[P_LISTEN_HEAR])):
         if not s.room_heard[e, f, r]:  # the bestiary record: a band heard is met once
             meet_band(s, e, s.band_kind[e, f, r], False)
         s.room_heard[e, f, r] = True

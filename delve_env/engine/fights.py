@@ -42,6 +42,7 @@ from .rng import chance, randint, roll
 from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
+    CAT_SHIELD,
     EV_AMBUSH,
     EV_ARMOR_BITE,
     EV_DRAINED,
@@ -55,7 +56,7 @@ from .tables import (
     FS_BLIND,
     FS_BOUND,
     FS_MARKED,
-    I_AV,
+    I_CAT,
     I_DICE,
     I_FLAT,
     I_RANGED,
@@ -90,6 +91,7 @@ from .traits import (
     d20,
     dodge,
     focus_bonus,
+    full_av,
     has_advantage,
     has_option,
     piece_av,
@@ -291,17 +293,16 @@ def bite_weapon(s, e, m, k):
 
 @njit(cache=True)
 def grind_armor(s, e, m, k):
-    """GEAR-EAT-2: armor eater k takes 1 AV off the shield while it has any, else off the
-    armor; a piece at 0 AV keeps its row until repaired."""
-    for slot in (OFF_HAND, ARMOR):
-        kind = s.item[e, m, slot]
-        if kind > 0 and s.item_wear[e, m, slot] < ITEMS[kind, I_AV]:
-            s.item_wear[e, m, slot] += 1
-            s.events[e] |= EV_ARMOR_BITE
-            s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
-            learn_special(s, e, s.foe_kind[e, k], MF_ARMOR_EATER)  # the bestiary record
-            log_event(s, e, LOG_ARMOR_BITE, k, s.foe_kind[e, k], m, slot, s.item_wear[e, m, slot])
-            return
+    """GEAR-EAT-2: armor eater k takes 1 AV off the shield on the arm, else off the armor
+    (the Armorer's +1 too); a piece at 0 AV keeps its row until repaired, and a worn shield
+    at 0 AV still takes the bites (the armor is ground only with no shield on the arm)."""
+    slot = OFF_HAND if ITEMS[s.item[e, m, OFF_HAND], I_CAT] == CAT_SHIELD else ARMOR
+    if s.item[e, m, slot] > 0 and s.item_wear[e, m, slot] < full_av(s, e, m, slot):
+        s.item_wear[e, m, slot] += 1
+        s.events[e] |= EV_ARMOR_BITE
+        s.dirty[e] |= DIRTY_PACK | DIRTY_PARTY
+        learn_special(s, e, s.foe_kind[e, k], MF_ARMOR_EATER)  # the bestiary record
+        log_event(s, e, LOG_ARMOR_BITE, k, s.foe_kind[e, k], m, slot, s.item_wear[e, m, slot])
 
 
 @njit(cache=True)

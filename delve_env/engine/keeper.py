@@ -12,7 +12,7 @@ Only the whole game has a keeper; the sub-tasks do not.
 from .effects import is_running
 from .jit import njit
 from .moving import is_stair_open, read_map
-from .party import first_with_room, free_pack_slot, put_item
+from .party import first_with_room, free_pack_slot, know_kind, put_item
 from .state import DIRTY_PARTY
 from .tables import (
     EV_AMBUSH,
@@ -130,8 +130,7 @@ def watch(s, e):
 @njit(cache=True)
 def deliver(s, e):
     """Hand over every gift owed that can be: gold, rations and a map at once, an item when
-    a standing member has pack room (an ordinary item: a bottle, scroll or lantern stays
-    unknown until used or named, ITEM-2; only a person reads its name in the hint)."""
+    a standing member has pack room, named: its kind is known from then on (ITEM-2)."""
     owed = s.keeper_seen[e] & ~s.keeper_given[e]
     for k in range(NUM_KEEPER_EVENTS):
         if not (owed >> k) & 1:
@@ -142,6 +141,7 @@ def deliver(s, e):
             if m < 0:
                 continue  # it waits for pack room
             put_item(s, e, m, free_pack_slot(s, e, m), kind)
+            know_kind(s, e, kind)
         s.gold[e] += KEEPER_GIFTS[k, G_GOLD]
         s.rations[e] += KEEPER_GIFTS[k, G_RATIONS]
         if KEEPER_GIFTS[k, G_MAP] and s.floor[e] > 0:

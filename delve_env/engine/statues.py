@@ -17,6 +17,7 @@ from .keeper import notice
 from .params import P_TASK, TASK_EXPLORE
 from .party import drop_item, heal, is_known, is_standing, know_kind
 from .tables import EXPLORE, FEAT_STATUE, MAX_MEMBERS, SIX_STATUE_BROKE, STATUE
+from .traits import may_heal
 
 MEND_PRICE = 10  # STATUE-2: gold a hit point, times the floor
 
@@ -80,8 +81,9 @@ def mend_price(s, e):
 
 @njit(cache=True)
 def can_mend(s, p, e, b):
-    """Before a statue, a wounded standing member b can be mended when one HP can be paid."""
-    if s.mode[e] != STATUE or not is_standing(s, e, b):
+    """Before a statue, a wounded standing member b who may be healed (not after blood
+    magic) can be mended when one HP can be paid."""
+    if s.mode[e] != STATUE or not is_standing(s, e, b) or not may_heal(s, e, b):
         return False
     return s.hp[e, b] < s.ceiling[e, b] and s.gold[e] >= mend_price(s, e)
 

@@ -8,7 +8,7 @@ too, can be selected and sold at half price or, for worn-down weapons and armor,
 
 Prices (all data in `tables.py`): a kind's price is `ITEMS[kind, I_PRICE]` x the store's
 factor (1.0 at the courtyard, +0.5 a store down), rounded half up; ten rations cost 20 x the
-factor. A sale pays half the store's price of the kind, rounded down. A repair costs
+factor. A sale pays half the kind's base price, rounded down, in every store. A repair costs
 (3 x wear + 1 x durability missing) x the factor, rounded half up, and leaves the item as new.
 """
 
@@ -136,15 +136,16 @@ def buy(s, p, e, k):
 
 @njit(cache=True)
 def sell_price(s, e, kind):
-    """STORE-2: what the store here pays for an item of `kind`: half its own price, rounded
-    down. An unknown item (ITEM-2) is paid as the cheapest kind of its look, so neither the
-    price shown nor the gold paid tells what it is."""
+    """STORE-2: what the store here pays for an item of `kind`: half its base (courtyard)
+    price, rounded down, whatever the store's factor (goods carried down pay nothing). An
+    unknown item (ITEM-2) is paid as the cheapest kind of its look, so neither the price
+    shown nor the gold paid tells what it is."""
     price = ITEMS[kind, I_PRICE]
     if not is_known(s, e, kind):
         for other in range(NUM_ITEMS):
             if LOOK[other] == LOOK[kind]:
                 price = min(price, ITEMS[other, I_PRICE])
-    return store_price(price, store_level(s, e)) // 2
+    return int(price) // 2
 
 
 @njit(cache=True)

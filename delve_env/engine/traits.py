@@ -170,20 +170,24 @@ def dodge(s, e, m, damage, rng):
 
 
 @njit(cache=True)
-def piece_av(s, e, m, slot):
-    """DMG-1, GEAR-EAT-2: the protection worn piece `slot` (off hand or armor) gives now: its
-    AV less the eaters' bites, 0 once its DV is used up. The Armorer's worn armor (not a
-    shield) gives +1 AV and works 5 hits longer (its DV may go down to -5)."""
+def full_av(s, e, m, slot):
+    """The AV worn piece `slot` gives unground: the table's, +1 for the Armorer's worn armor
+    (not a shield); the eaters' bites grind the +1 like the rest (GEAR-EAT-2)."""
     kind = s.item[e, m, slot]
     if kind <= 0:
         return 0
-    av = max(0, int(ITEMS[kind, I_AV]) - int(s.item_wear[e, m, slot]))
-    floor = 0
-    armorer = slot == ARMOR and ITEMS[kind, I_CAT] == CAT_ARMOR
-    if armorer and has_option(s, e, m, HERO, 2, HERO_ARMORER):
-        av += ARMORER_AV
-        floor = -ARMORER_DV
-    return av if s.item_dv[e, m, slot] > floor else 0
+    return int(ITEMS[kind, I_AV]) + (ARMORER_AV if dv_floor(s, e, m, slot) < 0 else 0)
+
+
+@njit(cache=True)
+def piece_av(s, e, m, slot):
+    """DMG-1, GEAR-EAT-2: the protection worn piece `slot` (off hand or armor) gives now: its
+    AV (`full_av`) less the eaters' bites, 0 once its DV is used up. The Armorer's worn armor
+    works 5 hits longer (its DV may go down to -5)."""
+    if s.item[e, m, slot] <= 0:
+        return 0
+    av = max(0, full_av(s, e, m, slot) - int(s.item_wear[e, m, slot]))
+    return av if s.item_dv[e, m, slot] > dv_floor(s, e, m, slot) else 0
 
 
 @njit(cache=True)

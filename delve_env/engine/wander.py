@@ -12,7 +12,7 @@ from .params import (
     P_JUNCTION_WANDER_HUNT,
 )
 from .rng import chance
-from .tables import EV_WANDER
+from .tables import DOOR, EV_WANDER
 
 
 @njit(cache=True)
@@ -35,6 +35,8 @@ def table_chance(s, p, e, searching):
         return junction if hunting else 2 * junction
     tiles = s.tiles[e, s.floor[e]]
     x, y = s.x[e], s.y[e]
+    if tiles[y, x] == DOOR:  # a doorway is an other hall tile: never safe (seed 000)
+        return p[P_HALL_WANDER_HUNT] if hunting else p[P_HALL_WANDER]
     if not is_hall(tiles[y, x]):
         return 0.0
     if is_junction(tiles, x, y):

@@ -14,7 +14,6 @@ from ..engine.tables import (
     CLASS_NAMES,
     CLASS_OPTIONS,
     EFFECT_NAMES,
-    I_AV,
     I_CAT,
     I_DV,
     ITEMS,
@@ -43,6 +42,7 @@ from ..engine.tables import (
     TRUE_NAMES,
     WARD,
 )
+from .engine.traits import piece_av
 
 REPORTS = ("member", "quest", "bestiary", "effects")
 FLAG_WORDS = ((MF_METAL_EATER, "eats metal"), (MF_ARMOR_EATER, "eats armor"),
@@ -75,7 +75,7 @@ def gear_line(s, e: int, m: int, slot: int) -> str:
         if wear:
             text += f" (bitten by metal eaters: -{wear})"
     elif ITEMS[kind, I_DV] > 0:
-        av = max(0, int(ITEMS[kind, I_AV]) - wear) if dv > 0 else 0
+        av = piece_av(s, e, m, slot)  # the Armorer's +1 and DV down to -5 included
         text += f", protection {av}, durability {dv}/{int(ITEMS[kind, I_DV])}"
         damaged = [what for what, hurt in (("ground by armor eaters", wear > 0),
                                            ("worn by blows", dv < ITEMS[kind, I_DV])) if hurt]  # fmt: skip
