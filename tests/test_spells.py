@@ -216,6 +216,44 @@ def test_spell_1_wand_magic_knows_all_six_and_casts_three_past_the_limit():
     assert not offered(sc, WIZ, LIGHT_) and offered(sc, WIZ, INVIS, target=HERO)
 
 
+def test_class_1_each_floor_keeps_its_own_spells_and_wand_casts():
+    """CLASS-1: a spell cast on floor f is spent for floor f and coming back to f does not
+    refill it; a floor never visited has it fresh; the wand's 3 casts a floor likewise. Every
+    change of floor is a stair taken through env.step."""
+    sc = magic_scene()
+    s = sc.s
+    wizard_knows(sc, LIGHT_)
+    s.level[0, WIZ], s.options[0, WIZ, 0], s.wand_casts[0, WIZ] = 2, 0, 3  # wand magic
+
+    def charges(spent, wand):
+        assert s.spells_spent[0, WIZ] == (1 << LIGHT_ if spent else 0)
+        assert s.wand_casts[0, WIZ] == wand
+        assert offered(sc, WIZ, LIGHT_) == (not spent or wand > 0)
+
+    cast(sc, WIZ, LIGHT_)  # floor 1: the once-a-floor charge, then one wand cast
+    cast(sc, WIZ, LIGHT_)
+    charges(True, 2)
+    sc.climb(down=False)  # the courtyard (reached at the start): nothing spent there
+    charges(False, 3)
+    sc.climb(down=True)  # floor 1 again: as it was left
+    charges(True, 2)
+    cast(sc, WIZ, LIGHT_)
+    cast(sc, WIZ, LIGHT_)
+    charges(True, 0)
+    sc.climb(down=True)  # floor 2, never reached: fresh
+    charges(False, 3)
+    cast(sc, WIZ, LIGHT_)
+    cast(sc, WIZ, LIGHT_)
+    charges(True, 2)
+    sc.climb(down=False)  # back up: floor 1's wand stays empty, the climb out refills nothing
+    charges(True, 0)
+    sc.climb(down=False)
+    charges(False, 3)
+    sc.climb(down=True)
+    sc.climb(down=True)  # floor 2 as it was left
+    charges(True, 2)
+
+
 def test_spell_1_a_signature_spell_costs_half_rounded_up():
     sc = magic_scene()
     s = sc.s
