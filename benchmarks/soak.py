@@ -517,8 +517,9 @@ class InvariantChecker:
         """SPELL-1, NAME-1: true names only for Namers (36 of them); known and spent spells
         only for Wizards, mage spells only; wand casts 0..3 and only with wand magic, both on
         the floor and as each floor reached keeps them (CLASS-1); mana never negative; at
-        most 3 illusions; an ally is a monster kind or the familiar; only the three spell
-        marks on foes."""
+        most 3 illusions; an ally is a monster kind or the familiar, with hearts while it
+        stands (the familiar 1) and none once gone (ALLY-1); only the three spell marks on
+        foes."""
         namer = s.cls == NAMER
         wizard = s.cls == WIZARD
         wand = wizard & (s.options[:, :, 0] == 0)
@@ -578,6 +579,15 @@ class InvariantChecker:
             ),
             "illusions or ally out of range",
             lambda e: f"decoys {s.decoys[e]} ally {s.ally_kind[e]}",
+        )
+        self._add(
+            bad(
+                ((s.ally_kind >= 0) & (s.ally_hp < 1))
+                | ((s.ally_kind < 0) & (s.ally_hp != 0))
+                | ((s.ally_kind == FAMILIAR) & (s.ally_hp != 1))
+            ),
+            "ally hearts out of range",
+            lambda e: f"ally {s.ally_kind[e]} hearts {s.ally_hp[e]}",
         )
         self._add(
             bad((s.foe_status & ~np.uint8(FS_MARKED | FS_BLIND | FS_BOUND) != 0).any(axis=1)),

@@ -320,6 +320,7 @@ STATIC_PLANTS = {
     ),
     "mana negative": lambda s: s.mana.__setitem__((0, 1), -1),
     "illusions or ally out of range": lambda s: s.decoys.__setitem__(0, 4),
+    "ally hearts out of range": lambda s: s.ally_hp.__setitem__(0, 3),
     "unknown foe status bits": lambda s: s.foe_status.__setitem__((0, 0), 8),
 }
 
