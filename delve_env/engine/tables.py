@@ -63,18 +63,20 @@ PLAYABLE = ("hero", "rogue", "wizard", "cleric", "namer")
 # Weapon families; a class skilled in a family adds a d6 to attacks with it (ATTACK-1).
 FAM_NONE, FAM_DAGGER, FAM_STAFF, FAM_SWORD, FAM_AXE, FAM_BOW, FAM_CROSSBOW, FAM_SLING = range(8)
 ALL_WEAPONS = 0xFF
+SKILL_MAGIC = 1 << 8  # the magic skill's bit beside the families: +d6 to spell rolls (SKILL-1)
 
 # columns of CLASSES
 C_HP, C_HP_DIE, C_WELL, C_SKILLS, C_LEVEL, C_ATK, C_READER = range(7)
 CLASSES = np.array(
     [
-        # start hp, +d6?, mana well, weapon skills bitmask, level, attack bonus, reader
+        # start hp, +d6?, mana well, skills bitmask (weapon families, magic), level, attack
+        # bonus, reader
         [15, 1, 3, ALL_WEAPONS, 1, 0, 1],  # Hero
         [12, 0, 3, (1 << FAM_DAGGER) | (1 << FAM_BOW), 1, 0, 0],  # Rogue
-        [11, 0, 6, 0, 1, 0, 1],  # Wizard
-        [12, 0, 6, 0, 1, 0, 0],  # Cleric
-        [12, 0, 7, 0, 1, 0, 0],  # Namer
-        [30, 0, 8, ALL_WEAPONS, 5, 1, 1],  # King
+        [11, 0, 6, SKILL_MAGIC, 1, 0, 1],  # Wizard
+        [12, 0, 6, SKILL_MAGIC, 1, 0, 0],  # Cleric
+        [12, 0, 7, SKILL_MAGIC, 1, 0, 0],  # Namer
+        [30, 0, 8, ALL_WEAPONS | SKILL_MAGIC, 5, 1, 1],  # King
     ],
     dtype=np.int16,
 )

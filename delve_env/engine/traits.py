@@ -31,6 +31,7 @@ from .tables import (
     PRIME_FOCUS,
     READY,
     ROGUE,
+    SKILL_MAGIC,
     WIZARD,
 )
 
@@ -88,6 +89,16 @@ def skill_dice(s, e, m):
     if fam == FAM_DAGGER and has_option(s, e, m, ROGUE, 2, ROGUE_DAGGERS):
         return 2
     return 1
+
+
+@njit(cache=True)
+def magic_dice(s, e, m):
+    """SKILL-1: the d6 member m adds to its spell attack rolls and a spell's contest rolls: 1
+    with the magic skill (Wizard, Cleric, Namer, King; a Rogue who took magic at level 3),
+    else 0. The other non-weapon skills match no roll."""
+    if int(CLASSES[s.cls[e, m], C_SKILLS]) & SKILL_MAGIC or is_reader_option(s, e, m):
+        return 1
+    return 0
 
 
 @njit(cache=True)
