@@ -21,6 +21,7 @@ from .tables import (
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
     EXPLORE,
+    FOUND_FROM,
     NO_LOCK,
     PLATE,
     PLATE_LOCK,
@@ -102,7 +103,9 @@ def place_vault(s, p, e, f, r, lock, g):
     s.room_gold[e, f, r] += int(p[P_VAULT_GOLD_FACTOR]) * roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f
     tier = min(3, tier_of(f) + 1)
     for i in range(min(int(p[P_VAULT_ITEMS]), ROOM_ITEMS)):
-        s.room_items[e, f, r, i] = ROOM_ITEM_TABLE[tier, randint(g, 0, ROOM_ITEM_TABLE.shape[1])]
+        kind = ROOM_ITEM_TABLE[tier, randint(g, 0, ROOM_ITEM_TABLE.shape[1])]
+        if FOUND_FROM[kind] <= f:  # ITEM-1: no bitter draught on floor 1, vault or not
+            s.room_items[e, f, r, i] = kind
 
 
 @njit(cache=True)
