@@ -19,15 +19,12 @@ from .tables import (
     EV_BOOK,
     EV_LOOT,
     EV_PAGE,
-    FOUND_FROM,
     NUM_SPELLS,
-    ROOM_ITEM_KINDS,
-    ROOM_ITEM_TABLE,
     ROOM_ITEMS,
     ROOM_PAGES,
     tier_of,
 )
-from .vaults import is_locked_vault
+from .vaults import draw_room_item, is_locked_vault
 
 BOOK_XP = 100  # XP-2
 
@@ -43,9 +40,7 @@ def stock_floor(s, p, e, f, g):
         s.room_items[e, f, r, :] = 0
         s.room_pages[e, f, r, :] = -1
         if chance(g, 0, p[P_ROOM_ITEM_CHANCE]):
-            kind = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, ROOM_ITEM_KINDS)]
-            if FOUND_FROM[kind] <= f:  # ITEM-1: the bitter draught lies from floor 2
-                s.room_items[e, f, r, 0] = kind
+            s.room_items[e, f, r, 0] = draw_room_item(f, tier_of(f), g)
         if chance(g, 0, p[P_GUARD_CHANCE]):  # RUN-2: the book's and king's rooms too
             # MON-1: the king's and the book's guards are one stronger (bands of 1-6)
             quest = (f == s.book_floor[e] and r == s.book_room[e]) or (

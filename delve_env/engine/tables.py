@@ -236,9 +236,8 @@ START_GEAR = np.array(
     dtype=np.int16,
 )
 
-# Items a room may hold, by floor tier (0..3); rolled uniformly (LOOT-1). A roll of a kind
-# found only deeper than the floor (FOUND_FROM: the bitter draught from floor 2, ITEM-1)
-# leaves the room without an item.
+# Items a room may hold, by floor tier (0..3); drawn uniformly among the kinds found on the
+# floor (LOOT-1, FOUND_FROM: the bitter draught from floor 2, ITEM-1; vaults.draw_room_item).
 ROOM_ITEM_TABLE = np.array(
     [
         [DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER, MEDICINAL_ALE, LIGHT_SCROLL, HAND_AXE,
