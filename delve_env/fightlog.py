@@ -9,6 +9,7 @@ they were taken), kills, death saves, deaths and raises. Member slots and foe ro
 from .engine.fightlog import (
     DRAIN_CEILING,
     LOG_ALLY_ATTACK,
+    LOG_ALLY_HIT,
     LOG_ARMOR_BITE,
     LOG_ATTACK,
     LOG_BRIBE,
@@ -65,6 +66,9 @@ def _row(code: int, a: int, b: int, c: int, d: int, x: int) -> dict:
         return {"event": "raise", "member": a, "times_raised": b}
     if code == LOG_ALLY_ATTACK:
         return {"event": "ally attack", "foe": a, "kind": MONSTER_NAMES[b], "roll": c,
+                "against": d, "damage": x}  # fmt: skip
+    if code == LOG_ALLY_HIT:
+        return {"event": "ally hit", "foe": a, "kind": MONSTER_NAMES[b], "roll": c,
                 "against": d, "damage": x}  # fmt: skip
     return {"event": "unknown", "code": code, "values": [a, b, c, d, x]}
 

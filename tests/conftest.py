@@ -15,6 +15,7 @@ from delve_env import DelveEnv
 from delve_env.engine.actions import (
     A_CANCEL,
     A_GIVE,
+    A_STAIRS,
     A_USE,
     A_WEAR,
     action_name,
@@ -126,6 +127,20 @@ class Scene:
         s.floor[0], s.x[0], s.y[0] = f, x, y
         s.floor_visited[0, f] = True
         s.mode[0] = EXPLORE
+
+    def climb(self, down: bool) -> None:
+        """Take the stair down (or up) of the party's floor through env.step, a real change of
+        floor (`moving.arrive`): the party is stood on the stair first, and holds the floor's
+        map when going down (MAP-5)."""
+        s = self.s
+        f = int(s.floor[0])
+        if f > 0:
+            x, y = s.stair_down[0, f] if down else s.stair_up[0, f]
+            s.x[0], s.y[0] = int(x), int(y)
+        if down:
+            s.maps_held[0] |= 1 << f
+        self.act(A_STAIRS)
+        assert s.floor[0] == (f + 1 if down else f - 1)
 
     def tiles(self, f: int) -> np.ndarray:
         return self.s.tiles[0, f]

@@ -494,6 +494,26 @@ def test_class_1_cleric_healer_holy_weapon_exorcist(sc):
     assert s.hp[0, C] == 0 and s.holy_sword[0] == -1
 
 
+def test_class_1_blood_magic_ban_outlasts_a_stair_hop(sc):
+    """CLASS-1: the ban on healing after blood magic is not lifted by a free hop up a stair and
+    back down (stairs take no time), only on a floor never reached before."""
+    s = sc.s
+    set_option(sc, N, 2, 0)
+    s.mana[0, N] = 0
+    use(sc, N, BLOOD_MAGIC)
+    hp = int(s.hp[0, N])
+    assert s.blood_used[0, N]
+    sc.climb(down=False)  # the courtyard
+    sc.climb(down=True)  # floor 1 again
+    assert s.blood_used[0, N]
+    heal(s, 0, N, 5)
+    assert s.hp[0, N] == hp
+    sc.climb(down=True)  # floor 2, never reached before
+    assert not s.blood_used[0, N]
+    heal(s, 0, N, 1)
+    assert s.hp[0, N] == hp + 1
+
+
 def test_class_1_namer_blood_magic_and_true_speaker(sc):
     """Blood magic: 1 HP (never to 0) for d6 mana up to the well; no healing of that member
     until the party reaches another floor. True speaker: name spells 1 cheaper."""

@@ -33,6 +33,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.tables import (
+    BITTER_DRAUGHT,
     DOOR,
     ESP,
     ESP_SCROLL,
@@ -333,7 +334,7 @@ def test_item_2_an_unknown_item_shows_its_look_and_using_one_makes_its_kind_know
 
 
 LOOKS = {
-    "bottle": (MEDICINAL_ALE, MIND_SHARPENER),
+    "bottle": (MEDICINAL_ALE, MIND_SHARPENER, BITTER_DRAUGHT),  # ITEM-1: a bad bottle too
     "scroll": (GOODWILL_SCROLL, ESP_SCROLL, SATED_SCROLL, LIGHT_SCROLL),
     "lantern": (WARDING_LANTERN, FOUL_LANTERN),
 }

@@ -28,10 +28,19 @@ from delve_env.engine.layout import (
 )
 from delve_env.engine.loot import take_book
 from delve_env.engine.params import P_KILL_XP, make_params
-from delve_env.engine.party import gain_level, gain_xp, heal, join_king, level_cost, wound
+from delve_env.engine.party import (
+    gain_level,
+    gain_xp,
+    heal,
+    is_known,
+    join_king,
+    level_cost,
+    wound,
+)
 from delve_env.engine.quest import free_king
 from delve_env.engine.tables import (
     ARMOR,
+    BITTER_DRAUGHT,
     CLERIC,
     EV_DEATH,
     FIGHT,
@@ -463,6 +472,57 @@ def test_item_1_gem_of_strength_raises_the_ceiling_by_1d6(scene):
         gains.append(int(s.ceiling[0, 2]) - 11)
         assert s.hp[0, 2] - 5 == gains[-1]
     assert min(gains) >= 1 and max(gains) <= 6 and len(set(gains)) > 2
+
+
+@pytest.mark.nojit
+def test_item_1_hp_1_a_bitter_draught_lowers_the_drinkers_ceiling_by_1d3_never_below_1(scene):
+    """ITEM-1, HP-1: a bitter draught, drunk by the member it is used on, lowers that member's
+    ceiling by 1 to 3 (HP capped to it), never below 1; it is used up and known after."""
+    s = scene.s
+    scene.clear_band(1, 0)
+    scene.stand_in_room(1, 0)
+    for ceiling in (11, 20):
+        losses = []
+        for _ in range(30):
+            s.hp[0, 2], s.ceiling[0, 2] = ceiling, ceiling
+            s.item[0, 0, NUM_EQUIP] = BITTER_DRAUGHT
+            scene.use(0, NUM_EQUIP, 2)
+            losses.append(ceiling - int(s.ceiling[0, 2]))
+            assert s.hp[0, 2] == s.ceiling[0, 2] and s.item[0, 0, NUM_EQUIP] == 0
+        assert min(losses) >= 1 and max(losses) <= 3 and len(set(losses)) == 3
+    assert is_known(s, 0, BITTER_DRAUGHT)
+    for _ in range(10):  # a ceiling of 1 or 2 stops at 1
+        s.hp[0, 2], s.ceiling[0, 2] = 2, 2
+        s.item[0, 0, NUM_EQUIP] = BITTER_DRAUGHT
+        scene.use(0, NUM_EQUIP, 2)
+        assert s.ceiling[0, 2] >= 1 and s.hp[0, 2] == s.ceiling[0, 2]
+    s.ceiling[0, 2] = s.hp[0, 2] = 1
+    s.item[0, 0, NUM_EQUIP] = BITTER_DRAUGHT
+    scene.use(0, NUM_EQUIP, 2)
+    assert s.ceiling[0, 2] == 1 and s.hp[0, 2] == 1
+
+
+def test_item_1_bitter_draughts_lie_in_rooms_and_chests_from_floor_2_only():
+    """ITEM-1: over 40 dungeons of depth 12 with an item in every room, no bitter draught lies on
+    floor 1 (vaults included), and ordinary rooms hold some on floors 2-3 (the same loot tier as
+    floor 1) and on every deeper tier; about one room item in nine."""
+    env = DelveEnv(depth=12, room_item_chance=1.0)
+    per_floor = np.zeros(13, dtype=int)  # ordinary rooms (a chest keeps the room's items)
+    items = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        s = env.state
+        assert not (s.room_items[0, :2] == BITTER_DRAUGHT).any()  # vaults included
+        kinds = s.room_items[0, :, :, 0].copy()
+        for f in range(13):
+            if s.vault_room[0, f] >= 0:  # a vault's items come from the next tier's table
+                kinds[f, s.vault_room[0, f]] = 0
+        per_floor += (kinds == BITTER_DRAUGHT).sum(axis=1)
+        items += int((kinds[1:] > 0).sum())
+    assert per_floor[2:4].sum() > 0
+    for tier in range(1, 4):
+        assert per_floor[3 * tier + 1 : 3 * tier + 4].sum() > 0, tier
+    assert 0.06 < per_floor.sum() / items < 0.16
 
 
 def test_item_1_mind_sharpener_gives_the_xp_to_the_next_level(scene):

@@ -307,8 +307,12 @@ STATIC_PLANTS = {
         (0, 2), 1 << 6
     ),
     "wand casts out of range": lambda s: s.wand_casts.__setitem__((0, 2), 2),
+    "a floor's spent spells or wand casts out of range": lambda s: s.floor_wand.__setitem__(
+        (0, 0, 2), 1
+    ),
     "mana negative": lambda s: s.mana.__setitem__((0, 1), -1),
     "illusions or ally out of range": lambda s: s.decoys.__setitem__(0, 4),
+    "ally hearts out of range": lambda s: s.ally_hp.__setitem__(0, 3),
     "unknown foe status bits": lambda s: s.foe_status.__setitem__((0, 0), 8),
 }
 

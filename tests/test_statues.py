@@ -19,6 +19,7 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_STATUE_PRICE
 from delve_env.engine.tables import (
+    BITTER_DRAUGHT,
     EXPLORE,
     FEAT_STATUE,
     LIGHT_SCROLL,
@@ -135,6 +136,23 @@ def test_statue_1_a_bid_names_does_nothing_or_destroys_and_is_paid_always(statue
     if outcome == "named":  # the other lantern is known too, and no longer offered
         assert pack[HERO, PACK, PACK_KIND] == WARDING_LANTERN
         assert not statue.legal(select_action(HERO, PACK))
+
+
+def test_statue_1_item_1_the_statue_names_an_unknown_bitter_draught(statue):
+    """STATUE-1, ITEM-1: a bitter draught is an unknown bottle like any other until a winning
+    bid names it; then every pack shows its kind."""
+    s = statue.s
+    hold(statue, ROGUE, BITTER_DRAUGHT)
+    hold(statue, HERO, MEDICINAL_ALE)
+    pack = statue.obs()["pack"]
+    assert pack[ROGUE, PACK, PACK_KIND] == pack[HERO, PACK, PACK_KIND] != BITTER_DRAUGHT
+    before_statue(statue)
+    statue.act(select_action(ROGUE, PACK))
+    statue.act(A_BID + 4)  # all of P: at least T
+    pack = statue.obs()["pack"]
+    assert (int(s.known_kinds[0]) >> BITTER_DRAUGHT) & 1
+    assert pack[ROGUE, PACK, PACK_KIND] == BITTER_DRAUGHT and pack[ROGUE, PACK, PACK_KNOWN]
+    assert not pack[HERO, PACK, PACK_KNOWN]  # the ale is still unknown
 
 
 def test_statue_1_the_price_is_tunable_and_bids_pay_quarters_of_it(scene_factory):

@@ -278,7 +278,7 @@ def can_choose(s, e, o):
 @njit(cache=True)
 def choose(s, p, e, o, rng):
     """The pending member takes option o of the level owed. Writes `options`; wand magic
-    charges the wand (3 casts, again on every floor not reached before, traits.change_floor).
+    charges the wand (3 casts a floor, each floor keeping its own, traits.change_floor).
     The lasting effects act where they apply (`traits`)."""
     m = pending_member(s, e)
     level = owed_level(s, e, m)

@@ -24,7 +24,8 @@ LOG_COLS = 6  # code, then five values
     LOG_DEATH,  # member m dies: m, 0, 0, 0, 0
     LOG_RAISE,  # member m is raised: m, times raised, 0, 0, 0
     LOG_ALLY_ATTACK,  # the ally attacks foe k: k, kind, its roll, the foe's roll, damage
-) = range(1, 14)
+    LOG_ALLY_HIT,  # foe k attacks the ally: k, kind, the foe's roll, the ally's roll, damage
+) = range(1, 15)
 DRAIN_CEILING, DRAIN_XP, DRAIN_FOOD = range(3)
 
 

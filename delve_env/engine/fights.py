@@ -7,6 +7,7 @@ from .fightlog import (
     DRAIN_FOOD,
     DRAIN_XP,
     LOG_ALLY_ATTACK,
+    LOG_ALLY_HIT,
     LOG_ARMOR_BITE,
     LOG_ATTACK,
     LOG_DRAIN,
@@ -106,6 +107,7 @@ UNARMED_DAMAGE = 2  # DMG-1
 SMITE_DICE, SMITE_UNDEAD_DICE = 2, 4  # oath: a smite's extra d6, against undead and fiends
 HOLY_SWORD_BONUS_DICE, HOLY_SWORD_DICE = 2, 2  # holy weapon: its attack bonus and damage
 FAMILIAR = NUM_MONSTERS  # ally_kind of find familiar's varmint (no bestiary row)
+ALLY_TARGET = MAX_MEMBERS  # `pick_target`'s answer when the foe aims at the ally (ALLY-1)
 XP_PER_DRAIN = 10  # DRAIN-1: XP an XP drainer takes per point of its damage
 
 
@@ -480,17 +482,25 @@ def is_unseen(s, e, m):
 
 
 @njit(cache=True)
+def has_ally(s, e):
+    """ALLY-1: an ally stands in the fight (it is gone once its hearts run out)."""
+    return s.ally_kind[e] >= 0 and s.ally_hp[e] > 0
+
+
+@njit(cache=True)
 def pick_target(s, p, e, rng):
     """PARTY-2: the front (first two standing) is aimed at with the front chance. MON-2: the
-    hidden and invisible are passed over while anyone else can be hit."""
-    anyone_seen = False
+    hidden and invisible are passed over while anyone else can be hit. ALLY-1: the ally is
+    aimed at like a member standing after the last of the marching order (`ALLY_TARGET`)."""
+    ally = has_ally(s, e)
+    anyone_seen = ally
     for m in range(MAX_MEMBERS):
         anyone_seen = anyone_seen or (is_standing(s, e, m) and not is_unseen(s, e, m))
     front = 0
     rest = 0
-    for pos in range(MAX_MEMBERS):
-        m = s.order[e, pos]
-        if is_standing(s, e, m) and not (anyone_seen and is_unseen(s, e, m)):
+    for pos in range(MAX_MEMBERS + 1):
+        m = s.order[e, pos] if pos < MAX_MEMBERS else ALLY_TARGET
+        if is_aimed_at(s, e, m, ally, anyone_seen):
             if front < 2:
                 front += 1
             else:
@@ -500,13 +510,22 @@ def pick_target(s, p, e, rng):
     pick = randint(rng, e, front)
     if rest > 0 and not chance(rng, e, p[P_FRONT_AIM]):
         pick = front + randint(rng, e, rest)
-    for pos in range(MAX_MEMBERS):
-        m = s.order[e, pos]
-        if is_standing(s, e, m) and not (anyone_seen and is_unseen(s, e, m)):
+    for pos in range(MAX_MEMBERS + 1):
+        m = s.order[e, pos] if pos < MAX_MEMBERS else ALLY_TARGET
+        if is_aimed_at(s, e, m, ally, anyone_seen):
             if pick == 0:
                 return m
             pick -= 1
     return -1
+
+
+@njit(cache=True)
+def is_aimed_at(s, e, m, ally, anyone_seen):
+    """`pick_target`'s candidates: the ally (ALLY_TARGET) while it stands, a standing member
+    not passed over for being unseen."""
+    if m == ALLY_TARGET:
+        return ally
+    return is_standing(s, e, m) and not (anyone_seen and is_unseen(s, e, m))
 
 
 @njit(cache=True)
@@ -520,8 +539,35 @@ def monster_attack(s, p, e, k, rng):
         s.decoys[e] -= 1
         return
     m = pick_target(s, p, e, rng)
-    if m >= 0:
+    if m == ALLY_TARGET:
+        attack_ally(s, p, e, k, rng)
+    elif m >= 0:
         attack_member(s, p, e, k, m, rng)
+
+
+@njit(cache=True)
+def attack_ally(s, p, e, k, rng):
+    """ALLY-1: foe k's d20 + attack against the ally's d20 + defense (the familiar's 0); a
+    tie or better deals the foe's damage dice less the ally's armor, and at 0 hearts the ally
+    is gone. The ally strikes only on its own turn (`ally_attack`); drains and bites are for
+    members (an ally has no ceiling, XP or gear)."""
+    kind, ally = s.foe_kind[e, k], s.ally_kind[e]
+    theirs = randint(rng, e, 20) + 1
+    if s.foe_status[e, k] & FS_BLIND:  # blinded: the worse of two d20s
+        theirs = min(theirs, randint(rng, e, 20) + 1)
+    theirs += int(MONSTERS[kind, M_ATK]) + int(p[P_MONSTER_ATK])
+    mine, armor, damage = randint(rng, e, 20) + 1, 0, 0
+    if ally != FAMILIAR:
+        mine += int(MONSTERS[ally, M_DEF])
+        armor = int(MONSTERS[ally, M_AV])
+    if theirs >= mine:
+        damage = roll(rng, e, MONSTERS[kind, M_DICE]) + int(MONSTERS[kind, M_FLAT])
+        damage = max(0, damage - armor)
+        s.ally_hp[e] = max(0, int(s.ally_hp[e]) - damage)
+    log_event(s, e, LOG_ALLY_HIT, k, kind, theirs, mine, damage)
+    if s.ally_hp[e] == 0:
+        s.ally_kind[e] = -1  # gone: find familiar and a summoning stone may call another
+        s.dirty[e] |= DIRTY_MAGIC
 
 
 @njit(cache=True)

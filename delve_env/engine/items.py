@@ -28,12 +28,13 @@ from .party import (
     is_standing,
     know_kind,
     level_cost,
+    lower_ceiling,
     raise_ceiling,
     raise_member,
     take_off,
     wear_slot,
 )
-from .rng import roll
+from .rng import randint, roll
 from .state import DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .tables import (
     CAT_WEAPON,
@@ -54,6 +55,7 @@ from .tables import (
     U_DICE,
     U_EFFECT,
     U_TARGET,
+    USE_BITTER,
     USE_CEILING,
     USE_GOODWILL,
     USE_HEAL,
@@ -205,6 +207,9 @@ def use_item(s, p, e, m, slot, b, rng):
         s.goodwill[e] = True
     elif effect == USE_SUMMON:
         summon_ally(s, p, e, rng)
+    elif effect == USE_BITTER:  # HP-1: a bad bottle, the ceiling never below 1
+        lower_ceiling(s, e, b, randint(rng, e, dice) + 1)
+        s.dirty[e] |= DIRTY_PARTY
 
 
 @njit(cache=True)

@@ -20,12 +20,11 @@ from .tables import (
     EV_LOOT,
     EV_PAGE,
     NUM_SPELLS,
-    ROOM_ITEM_TABLE,
     ROOM_ITEMS,
     ROOM_PAGES,
     tier_of,
 )
-from .vaults import is_locked_vault
+from .vaults import draw_room_item, is_locked_vault
 
 BOOK_XP = 100  # XP-2
 
@@ -41,7 +40,7 @@ def stock_floor(s, p, e, f, g):
         s.room_items[e, f, r, :] = 0
         s.room_pages[e, f, r, :] = -1
         if chance(g, 0, p[P_ROOM_ITEM_CHANCE]):
-            s.room_items[e, f, r, 0] = ROOM_ITEM_TABLE[tier_of(f), randint(g, 0, 8)]
+            s.room_items[e, f, r, 0] = draw_room_item(f, tier_of(f), g)
         if chance(g, 0, p[P_GUARD_CHANCE]):  # RUN-2: the book's and king's rooms too
             # MON-1: the king's and the book's guards are one stronger (bands of 1-6)
             quest = (f == s.book_floor[e] and r == s.book_room[e]) or (

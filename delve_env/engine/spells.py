@@ -46,7 +46,7 @@ from .tables import (
     WARD,
     WIZARD,
 )
-from .traits import CLERIC_DIVINE, WIZARD_WAND, may_heal
+from .traits import CLERIC_DIVINE, WIZARD_WAND, magic_dice, may_heal
 
 # the spells, by index (tables.SPELL_NAMES)
 LIGHT_SPELL, MISSILE, FAMILIAR_SPELL, FIREBOLT, INVISIBILITY, ILLUSION = range(6)
@@ -252,14 +252,28 @@ def caster_d20(s, e, m, rng):
 
 
 @njit(cache=True)
+def magic_bonus(s, e, m, rng):
+    """SKILL-1: the magic skill's d6 (`traits.magic_dice`), rolled once per roll it joins."""
+    dice = magic_dice(s, e, m)
+    return roll(rng, e, dice) if dice > 0 else 0
+
+
+@njit(cache=True)
+def caster_roll(s, e, m, rng):
+    """A spell's contest roll: the caster's d20 (`caster_d20`) + the magic skill's d6."""
+    return caster_d20(s, e, m, rng) + magic_bonus(s, e, m, rng)
+
+
+@njit(cache=True)
 def spell_attack(s, e, m, k, rng):
-    """ATTACK-1 for a ranged spell: the caster's d20 + attack bonus against foe k's d20 +
-    defense, ties hit; a marked foe gives advantage (two d20s, the best) and loses the mark."""
+    """ATTACK-1 for a ranged spell: the caster's d20 + the magic skill's d6 (SKILL-1) + attack
+    bonus against foe k's d20 + defense, ties hit; a marked foe gives advantage (two d20s, the
+    best) and loses the mark."""
     mine = caster_d20(s, e, m, rng)
     if foe_has(s, e, k, FS_MARKED):
         s.foe_status[e, k] = int(s.foe_status[e, k]) & ~FS_MARKED
         mine = max(mine, caster_d20(s, e, m, rng))
-    mine += s.atk[e, m]
+    mine += int(s.atk[e, m]) + magic_bonus(s, e, m, rng)
     theirs = randint(rng, e, 20) + 1 + MONSTERS[s.foe_kind[e, k], M_DEF]
     return mine >= theirs
 
@@ -372,7 +386,7 @@ def cast_spell(s, p, e, m, i, t, rng):
             end_foul_ward(s, e)
     elif i == INFLICT:
         damage = roll(rng, e, 4)
-        if randint(rng, e, 20) + 1 >= caster_d20(s, e, m, rng):  # the foe's save halves it
+        if randint(rng, e, 20) + 1 >= caster_roll(s, e, m, rng):  # the foe's save halves it
             damage //= 2
         damage_foe(s, p, e, m, t, damage, rng)
     elif i == LOCATE:
@@ -382,7 +396,7 @@ def cast_spell(s, p, e, m, i, t, rng):
             locate_rooms(s, e, True)
     elif i == TRUTH:
         save = randint(rng, e, 20) + 1 + MONSTERS[s.foe_kind[e, t], M_DEF]
-        if caster_d20(s, e, m, rng) > save:  # the save fails: the band tells the floor
+        if caster_roll(s, e, m, rng) > save:  # the save fails: the band tells the floor
             reveal_floor(s, e, s.floor[e])
     elif i == GUIDING and spell_attack(s, e, m, t, rng):
         damage_foe(s, p, e, m, t, roll(rng, e, 3), rng)

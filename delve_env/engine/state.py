@@ -84,6 +84,8 @@ FIELDS = {
     ),  # bit i: casts spell i without a page (Wizard, Cleric)
     "spells_spent": ((MAX_MEMBERS,), np.int16),  # bit i: spent its once-a-floor spell i
     "wand_casts": ((MAX_MEMBERS,), np.int8),  # the Wizard's wand: casts left this floor
+    "floor_spent": (("F", MAX_MEMBERS), np.int16),  # spells_spent as left on floor f (CLASS-1)
+    "floor_wand": (("F", MAX_MEMBERS), np.int8),  # wand casts used on floor f (CLASS-1)
     "names_known": ((MAX_MEMBERS,), np.int64),  # bit i: knows true name i (NAME-1)
     "primed": ((MAX_MEMBERS,), np.uint8),  # tables.PRIME_* features set for the next blow
     "hidden": ((MAX_MEMBERS,), np.bool_),  # hid (Rogue): not aimed at until it attacks (MON-2)

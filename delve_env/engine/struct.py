@@ -109,6 +109,8 @@ def _struct_of(nt):
     s.spells_known = nt.spells_known
     s.spells_spent = nt.spells_spent
     s.wand_casts = nt.wand_casts
+    s.floor_spent = nt.floor_spent
+    s.floor_wand = nt.floor_wand
     s.names_known = nt.names_known
     s.primed = nt.primed
     s.hidden = nt.hidden
@@ -274,6 +276,8 @@ def clear_slot(s, e):
     s.spells_known[e] = 0
     s.spells_spent[e] = 0
     s.wand_casts[e] = 0
+    s.floor_spent[e] = 0
+    s.floor_wand[e] = 0
     s.names_known[e] = 0
     s.primed[e] = 0
     s.hidden[e] = 0

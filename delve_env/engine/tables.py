@@ -63,18 +63,20 @@ PLAYABLE = ("hero", "rogue", "wizard", "cleric", "namer")
 # Weapon families; a class skilled in a family adds a d6 to attacks with it (ATTACK-1).
 FAM_NONE, FAM_DAGGER, FAM_STAFF, FAM_SWORD, FAM_AXE, FAM_BOW, FAM_CROSSBOW, FAM_SLING = range(8)
 ALL_WEAPONS = 0xFF
+SKILL_MAGIC = 1 << 8  # the magic skill's bit beside the families: +d6 to spell rolls (SKILL-1)
 
 # columns of CLASSES
 C_HP, C_HP_DIE, C_WELL, C_SKILLS, C_LEVEL, C_ATK, C_READER = range(7)
 CLASSES = np.array(
     [
-        # start hp, +d6?, mana well, weapon skills bitmask, level, attack bonus, reader
+        # start hp, +d6?, mana well, skills bitmask (weapon families, magic), level, attack
+        # bonus, reader
         [15, 1, 3, ALL_WEAPONS, 1, 0, 1],  # Hero
         [12, 0, 3, (1 << FAM_DAGGER) | (1 << FAM_BOW), 1, 0, 0],  # Rogue
-        [11, 0, 6, 0, 1, 0, 1],  # Wizard
-        [12, 0, 6, 0, 1, 0, 0],  # Cleric
-        [12, 0, 7, 0, 1, 0, 0],  # Namer
-        [30, 0, 8, ALL_WEAPONS, 5, 1, 1],  # King
+        [11, 0, 6, SKILL_MAGIC, 1, 0, 1],  # Wizard
+        [12, 0, 6, SKILL_MAGIC, 1, 0, 0],  # Cleric
+        [12, 0, 7, SKILL_MAGIC, 1, 0, 0],  # Namer
+        [30, 0, 8, ALL_WEAPONS | SKILL_MAGIC, 5, 1, 1],  # King
     ],
     dtype=np.int16,
 )
@@ -107,8 +109,9 @@ CLASSES = np.array(
     SATED_SCROLL,
     LIGHT_SCROLL,
     LAMP,
-) = range(26)
-NUM_ITEMS = 26
+    BITTER_DRAUGHT,
+) = range(27)
+NUM_ITEMS = 27
 ITEM_NAMES = (
     "",
     "dagger",
@@ -136,6 +139,7 @@ ITEM_NAMES = (
     "SATED scroll",
     "LIGHT scroll",
     "lamp",
+    "bitter draught",
 )
 
 CAT_NONE, CAT_WEAPON, CAT_SHIELD, CAT_ARMOR, CAT_CONSUMABLE, CAT_LANTERN, CAT_SCROLL, CAT_TOOL = (
@@ -172,6 +176,7 @@ ITEMS = np.array(
         [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 25],
         [CAT_SCROLL, 0, 0, 0, FAM_NONE, 0, 0, 25],
         [CAT_TOOL, 0, 0, 0, FAM_NONE, 0, 0, 5],
+        [CAT_CONSUMABLE, 0, 0, 0, FAM_NONE, 0, 0, 10],  # priced as the ale it looks like
     ],
     dtype=np.int16,
 )
@@ -184,9 +189,10 @@ ITEMS = np.array(
 # Party effects (EFFECT-1), used on oneself: a lantern lit fills the WARD slot (the argument
 # column: 1 for the foul lantern); a scroll read starts the effect in the argument column; a
 # goodwill scroll read in a fight raises the band's bribe chance (BRIBE-3). Targets: the user
-# themself, standing; the user themself, a reader (C_READER).
+# themself, standing; the user themself, a reader (C_READER). A bitter draught lowers the
+# ceiling by 1d(argument), never below 1 (HP-1).
 USE_NONE, USE_HEAL, USE_RAISE, USE_CEILING, USE_NEXT_LEVEL, USE_HONE = range(6)
-USE_LANTERN, USE_SCROLL, USE_GOODWILL, USE_SUMMON = range(6, 10)
+USE_LANTERN, USE_SCROLL, USE_GOODWILL, USE_SUMMON, USE_BITTER = range(6, 11)
 ON_STANDING, ON_FALLEN, ON_ARMED, ON_SELF, ON_SELF_READER = range(5)
 MAX_RAISES = 3  # RAISE-1
 # columns of USES: what it does, its dice (or the effect's argument), on whom
@@ -204,6 +210,7 @@ USES[ESP_SCROLL] = (USE_SCROLL, ESP, ON_SELF_READER)
 USES[SATED_SCROLL] = (USE_SCROLL, SATED, ON_SELF_READER)
 USES[LIGHT_SCROLL] = (USE_SCROLL, LIGHT, ON_SELF_READER)
 USES[SUMMONING_STONE] = (USE_SUMMON, 0, ON_SELF)  # an ally joins this fight
+USES[BITTER_DRAUGHT] = (USE_BITTER, 3, ON_STANDING)  # -1d3 ceiling, a bad bottle
 
 # ITEM-2: kinds with a look are unknown until used or named by a statue (starting gear and
 # bought items are known); an unknown item shows only its look. Kinds of one look share their
@@ -212,7 +219,7 @@ LOOK_NONE, LOOK_BOTTLE, LOOK_SCROLL, LOOK_LANTERN = range(4)
 NUM_LOOKS = 4
 LOOK_NAMES = ("", "unknown bottle", "unknown scroll", "unknown lantern")
 LOOK = np.zeros(NUM_ITEMS, dtype=np.int8)
-LOOK[MEDICINAL_ALE] = LOOK[MIND_SHARPENER] = LOOK_BOTTLE
+LOOK[MEDICINAL_ALE] = LOOK[MIND_SHARPENER] = LOOK[BITTER_DRAUGHT] = LOOK_BOTTLE
 LOOK[GOODWILL_SCROLL] = LOOK[ESP_SCROLL] = LOOK[SATED_SCROLL] = LOOK[LIGHT_SCROLL] = LOOK_SCROLL
 LOOK[WARDING_LANTERN] = LOOK[FOUL_LANTERN] = LOOK_LANTERN
 
@@ -229,19 +236,24 @@ START_GEAR = np.array(
     dtype=np.int16,
 )
 
-# Items a room may hold, by floor tier (0..3); rolled uniformly (LOOT-1).
+# Items a room may hold, by floor tier (0..3); drawn uniformly among the kinds found on the
+# floor (LOOT-1, FOUND_FROM: the bitter draught from floor 2, ITEM-1; vaults.draw_room_item).
 ROOM_ITEM_TABLE = np.array(
     [
-        [DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER, MEDICINAL_ALE, LIGHT_SCROLL, HAND_AXE],
+        [DAGGER, STAFF, SLING, WOODEN_SHIELD, LEATHER, MEDICINAL_ALE, LIGHT_SCROLL, HAND_AXE,
+         BITTER_DRAUGHT],
         [SWORD, HAND_AXE, SHORT_BOW, WOODEN_SHIELD, FOUL_LANTERN, MEDICINAL_ALE, HONING_STONE,
-         ESP_SCROLL],
+         ESP_SCROLL, BITTER_DRAUGHT],
         [GREATSWORD, CROSSBOW, RING_MAIL, WARDING_LANTERN, MEDICINAL_ALE, GEM_OF_STRENGTH,
-         SATED_SCROLL, LIGHT_OF_LIFE],
+         SATED_SCROLL, LIGHT_OF_LIFE, BITTER_DRAUGHT],
         [GREATSWORD, CROSSBOW, RING_MAIL, RING_MAIL, MIND_SHARPENER, GEM_OF_STRENGTH,
-         LIGHT_OF_LIFE, GOODWILL_SCROLL],
+         LIGHT_OF_LIFE, GOODWILL_SCROLL, BITTER_DRAUGHT],
     ],
     dtype=np.int16,
 )  # fmt: skip
+ROOM_ITEM_KINDS = ROOM_ITEM_TABLE.shape[1]
+FOUND_FROM = np.ones(NUM_ITEMS, dtype=np.int8)  # the shallowest floor a room holds the kind on
+FOUND_FROM[BITTER_DRAUGHT] = 2
 
 
 # --- Stores (STORE-1..2, ITEM-1: the stock and prices are data) ------------------------------

@@ -31,6 +31,7 @@ from .tables import (
     PRIME_FOCUS,
     READY,
     ROGUE,
+    SKILL_MAGIC,
     WIZARD,
 )
 
@@ -88,6 +89,16 @@ def skill_dice(s, e, m):
     if fam == FAM_DAGGER and has_option(s, e, m, ROGUE, 2, ROGUE_DAGGERS):
         return 2
     return 1
+
+
+@njit(cache=True)
+def magic_dice(s, e, m):
+    """SKILL-1: the d6 member m adds to its spell attack rolls and a spell's contest rolls: 1
+    with the magic skill (Wizard, Cleric, Namer, King; a Rogue who took magic at level 3),
+    else 0. The other non-weapon skills match no roll."""
+    if int(CLASSES[s.cls[e, m], C_SKILLS]) & SKILL_MAGIC or is_reader_option(s, e, m):
+        return 1
+    return 0
 
 
 @njit(cache=True)
@@ -201,7 +212,8 @@ def dv_floor(s, e, m, slot):
 
 @njit(cache=True)
 def may_heal(s, e, m):
-    """Member m may be healed: not after blood magic until the party reaches another floor."""
+    """Member m may be healed: not after blood magic until the party reaches a floor never
+    reached before (`change_floor`)."""
     return not s.blood_used[e, m]
 
 
@@ -213,18 +225,21 @@ def is_reader_option(s, e, m):
 
 @njit(cache=True)
 def change_floor(s, e, old, f, first):
-    """The party reaches floor f from floor `old` (`first`: never reached before): blood
-    magic's ban on healing ends on another floor; on a floor not reached before (a session,
-    like luck, LUCK-1) every once-a-floor spell is ready again and a Wizard's wand is charged
-    again (3 casts): stairs cost no time, so a floor already seen refreshes nothing."""
+    """The party reaches floor f from floor `old` (`first`: never reached before). Each floor
+    keeps its own once-a-floor spells and wand casts (CLASS-1): what was spent on `old` stays
+    spent there, and f gets back what was left of its own, all of them on a floor never
+    reached. Blood magic's ban on healing ends only on a floor never reached before (a rest,
+    like luck, LUCK-1): stairs cost no time, so a hop to a floor already seen ends nothing."""
     for m in range(MAX_MEMBERS):
-        if old != f and s.blood_used[e, m]:
-            s.blood_used[e, m] = False
+        wand = has_option(s, e, m, WIZARD, 2, WIZARD_WAND)
+        s.floor_spent[e, old, m] = s.spells_spent[e, m]
+        s.floor_wand[e, old, m] = WAND_CASTS - max(0, int(s.wand_casts[e, m])) if wand else 0
         if first:
-            s.spells_spent[e, m] = 0
-            s.dirty[e] |= DIRTY_MAGIC
-            if has_option(s, e, m, WIZARD, 2, WIZARD_WAND):
-                s.wand_casts[e, m] = WAND_CASTS
+            s.floor_spent[e, f, m] = s.floor_wand[e, f, m] = 0
+            s.blood_used[e, m] = False
+        s.spells_spent[e, m] = s.floor_spent[e, f, m]
+        s.wand_casts[e, m] = max(0, WAND_CASTS - int(s.floor_wand[e, f, m])) if wand else 0
+    s.dirty[e] |= DIRTY_MAGIC
 
 
 @njit(cache=True)

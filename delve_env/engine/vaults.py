@@ -21,10 +21,12 @@ from .tables import (
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
     EXPLORE,
+    FOUND_FROM,
     NO_LOCK,
     PLATE,
     PLATE_LOCK,
     ROGUE,
+    ROOM_ITEM_KINDS,
     ROOM_ITEM_TABLE,
     ROOM_ITEMS,
     WALL,
@@ -35,6 +37,25 @@ from .tables import (
 )
 
 HINT_PRICE = 50  # PLATE-1: gold a hint costs per floor
+
+
+@njit(cache=True)
+def draw_room_item(f, tier, g):
+    """LOOT-1: a kind drawn uniformly from `tier`'s row of the room item table among the kinds
+    found on floor f (`tables.FOUND_FROM`: the bitter draught from floor 2, ITEM-1). Rooms
+    (`loot.stock_floor`) and vaults draw with it."""
+    n = 0
+    for i in range(ROOM_ITEM_KINDS):
+        if FOUND_FROM[ROOM_ITEM_TABLE[tier, i]] <= f:
+            n += 1
+    pick = randint(g, 0, n)
+    for i in range(ROOM_ITEM_KINDS):
+        kind = ROOM_ITEM_TABLE[tier, i]
+        if FOUND_FROM[kind] <= f:
+            if pick == 0:
+                return int(kind)
+            pick -= 1
+    return 0
 
 
 @njit(cache=True)
@@ -102,7 +123,7 @@ def place_vault(s, p, e, f, r, lock, g):
     s.room_gold[e, f, r] += int(p[P_VAULT_GOLD_FACTOR]) * roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f
     tier = min(3, tier_of(f) + 1)
     for i in range(min(int(p[P_VAULT_ITEMS]), ROOM_ITEMS)):
-        s.room_items[e, f, r, i] = ROOM_ITEM_TABLE[tier, randint(g, 0, ROOM_ITEM_TABLE.shape[1])]
+        s.room_items[e, f, r, i] = draw_room_item(f, tier, g)
 
 
 @njit(cache=True)

@@ -516,9 +516,11 @@ class InvariantChecker:
 
     def _check_magic(self, s, bad) -> None:
         """SPELL-1, NAME-1: true names only for Namers (36 of them); known and spent spells
-        only for Wizards, mage spells only; wand casts 0..3 and only with wand magic; mana
-        never negative; at most 3 illusions; an ally is a monster kind or the familiar;
-        only the three spell marks on foes."""
+        only for Wizards, mage spells only; wand casts 0..3 and only with wand magic, both on
+        the floor and as each floor reached keeps them (CLASS-1); mana never negative; at
+        most 3 illusions; an ally is a monster kind or the familiar, with hearts while it
+        stands (the familiar 1) and none once gone (ALLY-1); only the three spell marks on
+        foes."""
         namer = s.cls == NAMER
         wizard = s.cls == WIZARD
         wand = wizard & (s.options[:, :, 0] == 0)
@@ -545,6 +547,27 @@ class InvariantChecker:
             "wand casts out of range",
             lambda e: f"wand {s.wand_casts[e].tolist()} options {s.options[e].tolist()}",
         )
+        per_floor = s.floor_spent.astype(np.int64)
+        self._add(
+            bad(
+                (((per_floor != 0) & ~wizard[:, None]) | (per_floor >> MAGE_SPELLS != 0)).any(
+                    axis=(1, 2)
+                )
+                | (
+                    (s.floor_wand < 0)
+                    | (s.floor_wand > WAND_CASTS)
+                    | ((s.floor_wand > 0) & ~wand[:, None])
+                ).any(axis=(1, 2))
+                | (((per_floor != 0) | (s.floor_wand != 0)).any(axis=2) & ~s.floor_visited).any(
+                    axis=1
+                )
+            ),
+            "a floor's spent spells or wand casts out of range",
+            lambda e: (
+                f"floor_spent {s.floor_spent[e].tolist()} floor_wand "
+                f"{s.floor_wand[e].tolist()} visited {s.floor_visited[e].tolist()}"
+            ),
+        )
         self._add(
             bad((s.mana < 0).any(axis=1)), "mana negative", lambda e: f"mana {s.mana[e].tolist()}"
         )
@@ -557,6 +580,15 @@ class InvariantChecker:
             ),
             "illusions or ally out of range",
             lambda e: f"decoys {s.decoys[e]} ally {s.ally_kind[e]}",
+        )
+        self._add(
+            bad(
+                ((s.ally_kind >= 0) & (s.ally_hp < 1))
+                | ((s.ally_kind < 0) & (s.ally_hp != 0))
+                | ((s.ally_kind == FAMILIAR) & (s.ally_hp != 1))
+            ),
+            "ally hearts out of range",
+            lambda e: f"ally {s.ally_kind[e]} hearts {s.ally_hp[e]}",
         )
         self._add(
             bad((s.foe_status & ~np.uint8(FS_MARKED | FS_BLIND | FS_BOUND) != 0).any(axis=1)),
