@@ -42,7 +42,7 @@ from ..engine.tables import (
     TRUE_NAMES,
     WARD,
 )
-from .engine.traits import piece_av
+from ..engine.traits import piece_av
 
 REPORTS = ("member", "quest", "bestiary", "effects")
 FLAG_WORDS = ((MF_METAL_EATER, "eats metal"), (MF_ARMOR_EATER, "eats armor"),
