@@ -129,7 +129,7 @@ class DelveEnv(gym.Env):
 
     ## Rendering
     `render_mode="ansi"` returns the screen as text, `"human"` prints it after every step, and
-    `"rgb_array"` returns a picture (`delve_env/picture.py`): the remembered floor in 16 x 16
+    `"rgb_array"` returns a picture (`delve_env/ui/picture.py`): the remembered floor in 16 x 16
     tiles (walls, halls, room floors, doors, stairs; the party '@', known bands as their
     monster's letter, loot, chests and features; the courtyard as a scene) beside a panel for
     the party (HP bars, mana, levels, the member whose turn it is), the purse, the clock, the

@@ -1,7 +1,7 @@
 """Determinism: the same seed gives the same game, byte for byte, everywhere.
 
 Per seed, one sha256 over every step's (observation bytes, reward, terminated, truncated, mask,
-events) for 20 seeds x 10^4 steps (`benchmarks/soak.py` documents the record and the policy).
+events) for 20 seeds x 10^4 steps (`delve_env/tools/soak.py` documents the record and the policy).
 The digests must be identical across two fresh envs, a reset with the same seed, spawned and
 forked processes, different PYTHONHASHSEEDs, batch sizes 1/4/16/64, the SB3 adapter, rendering
 on (ansi and rgb_array) and off, and the pure-Python engine (NUMBA_DISABLE_JIT=1); and they must equal the golden

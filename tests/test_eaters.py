@@ -128,7 +128,7 @@ def test_drain_1_a_food_thief_takes_rations_instead_of_a_wound(scene, rng):
 def test_view_1_member_status_shows_the_armorers_protection(scene, rng):
     """VIEW-1 with CLASS-1's Armorer: MEMBER STATUS gives his armor row the protection it
     gives (leather 1 + 1), also past DV 0 (it works down to -5), and after a bite 1."""
-    from delve_env.reports import member_status
+    from delve_env.ui.reports import member_status
 
     s = scene.s
     scene.tough()

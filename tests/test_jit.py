@@ -57,6 +57,14 @@ def test_only_what_python_calls_is_cached_and_python_gets_a_callee_on_first_call
     assert len(add.overloads) == 1
 
 
+def test_a_callee_loaded_from_the_cache_can_then_be_called_from_python(tmp_path):
+    add, caller_literal, _ = _define(tmp_path)
+    assert add(2, 3) == 5  # cached as an entry point
+    add, caller_literal, _ = _define(tmp_path)  # a new process's view
+    assert caller_literal(5) == 13  # loads add from the cache as its callee
+    assert add(2, 3) == 5  # and Python may call that one too
+
+
 def test_the_notice_is_printed_once_before_a_compile_and_never_when_cached(tmp_path, capsys):
     add, caller_literal, _ = _define(tmp_path)
     jit.CompileNotice.said = False

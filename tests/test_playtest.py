@@ -1,4 +1,4 @@
-"""The playtest report (delve_env/playtest.py): its table, presets and overrides."""
+"""The playtest report (delve_env/tools/playtest.py): its table, presets and overrides."""
 
 import json
 

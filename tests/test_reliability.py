@@ -2,7 +2,7 @@
 buffer aliasing, a hypothesis state machine over the env's API, and dungeon generation checks.
 
 Every check has a negative control: a planted defect that the same check must report.
-The machinery (invariant checker, soak runners, generation checks) is `benchmarks/soak.py`, which
+The machinery (invariant checker, soak runners, generation checks) is `delve_env/tools/soak.py`, which
 also runs all of this at long sizes: `python benchmarks/soak.py --long`.
 """
 

@@ -1,4 +1,4 @@
-"""Replays (delve_env/replay.py, `delve record` / `delve replay`): a game recorded in one
+"""Replays (delve_env/tools/replay.py, `delve record` / `delve replay`): a game recorded in one
 process replays byte-identically in another, and a tampered one fails at the changed step."""
 
 import json

@@ -424,7 +424,7 @@ def _soak():
 
 
 def test_store_invariants_catch_planted_defects(fresh):
-    """benchmarks/soak.py's store block: STORE mode away from a store, a piece past its full
+    """delve_env/tools/soak.py's store block: STORE mode away from a store, a piece past its full
     durability, a store step that moved the clock; none on a real store visit."""
     soak = _soak()
     s = fresh.s

@@ -1,4 +1,4 @@
-"""`delve play`'s full-screen UI (delve_env/play.py) and the reports (VIEW-1), driven by
+"""`delve play`'s full-screen UI (delve_env/ui/play.py) and the reports (VIEW-1), driven by
 scripted key presses: through the first fight and every report."""
 
 import os

@@ -72,7 +72,10 @@ class EngineDispatcher(CPUDispatcher):
             cres = self.overloads.get(tuple(args))
             if cres is not None:  # compiled for compiled code: now Python's too, and cached
                 super().add_overload(cres)
-                self._cache.save_overload(sig, cres)
+                try:
+                    self._cache.save_overload(sig, cres)
+                except (RuntimeError, ValueError):  # it came from the cache: it is there
+                    pass
                 return cres.entry_point
         return super().compile(sig)
 

@@ -108,7 +108,7 @@ PLAY_HELP = (
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """A person plays one episode: full-screen on a terminal (delve_env/play.py), else (or
+    """A person plays one episode: full-screen on a terminal (delve_env/ui/play.py), else (or
     with --lines) a line prompt that reads actions from stdin, which may be a pipe."""
     env = _make_env(args)
     if sys.stdin.isatty() and sys.stdout.isatty() and not args.lines:
@@ -420,7 +420,7 @@ def build_parser() -> argparse.ArgumentParser:
         "playtest",
         help="difficulty report: policies play many seeds of each preset",
         description="Win and book-home rates with 95% intervals, deepest floor, losses by "
-        "cause and floor, survival per floor and the DIFF-1 ladder (delve_env/playtest.py).",
+        "cause and floor, survival per floor and the DIFF-1 ladder (delve_env/tools/playtest.py).",
     )
     add_playtest_arguments(playtest)
     playtest.set_defaults(func=cmd_playtest)
