@@ -17,6 +17,7 @@ Two things made the first run slow and the cache large, and this module mends bo
 """
 
 import sys
+from contextlib import suppress
 
 from numba.core import config, event, sigutils, types
 from numba.core.caching import FunctionCache
@@ -72,10 +73,8 @@ class EngineDispatcher(CPUDispatcher):
             cres = self.overloads.get(tuple(args))
             if cres is not None:  # compiled for compiled code: now Python's too, and cached
                 super().add_overload(cres)
-                try:
+                with suppress(RuntimeError, ValueError):  # from the cache: it is there already
                     self._cache.save_overload(sig, cres)
-                except (RuntimeError, ValueError):  # it came from the cache: it is there
-                    pass
                 return cres.entry_point
         return super().compile(sig)
 
