@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -60,7 +61,7 @@ class Mutant:
 
 
 def mu(module, original, replacement, tests, description):
-    return Mutant(module, original, replacement, tuple(tests.split()), description)
+    return Mutant(module, original, replacement, tuple(shlex.split(tests)), description)
 
 
 STORES, BRIBES, BATHS = "tests/test_stores.py", "tests/test_bribes.py", "tests/test_baths.py"
@@ -121,7 +122,7 @@ MUTANTS: tuple[Mutant, ...] = (
       "swapped chances: the reveal rolls with the stone's chance"),
     # --- food and the clock (FOOD-1..4, HEAL-1) ------------------------------------------
     mu("food.py", "return 2 * paces if is_running(s, e, SATED) else paces",
-      "return 3 * paces if is_running(s, e, SATED) else paces", f"{EFFECTS} {CLOCK}",
+      "return 3 * paces if is_running(s, e, SATED) else paces", f"{CLOCK} {EFFECTS}",
       "SATED triples the meal interval instead of doubling it"),
     mu("food.py", "if s.meal_clock[e] >= meal_interval(s, p, e):",
       "if s.meal_clock[e] > meal_interval(s, p, e):", f"{CLOCK} {EFFECTS}",
@@ -387,25 +388,29 @@ MUTANTS: tuple[Mutant, ...] = (
     mu("keeper.py", "continue  # it waits for pack room", "break  # it waits for pack room",
       KEEPER, "one gift waiting for pack room holds back every later gift"),
     # --- vaults (WALL-1, PLATE-1) ---------------------------------------------------------
-    mu("vaults.py", "return 3 + (f - 1) // 3", "return 3 + f // 3", VAULTS,
+    mu("vaults.py", "return 3 + (f - 1) // 3", "return 3 + f // 3", f"{VAULTS} -k 'plate1_subtask_plates or plate1_push_flips'",
       "off by one: the plate grows a floor early"),
-    mu("vaults.py", "return 4 + f", "return 3 + f", VAULTS, "one symbol too few on the wall"),
+    mu("vaults.py", "return 4 + f", "return 3 + f", f"{VAULTS} -k wall1_symbols_grow", "one symbol too few on the wall"),
     mu("vaults.py",
       "wound_worker(s, e, int(wrong * roll(rng, e, 1, 4) * p[P_WALL_WOUND] + 0.5), rng)",
       "wound_worker(s, e, int(right * roll(rng, e, 1, 4) * p[P_WALL_WOUND] + 0.5), rng)",
-      VAULTS, "a wrong guess wounds by the rings right, not wrong"),
+      f"{VAULTS} -k 'wall1_wrong_guess or wall1_hard_two'",
+      "a wrong guess wounds by the rings right, not wrong"),
     mu("vaults.py", "wound_worker(s, e, roll(rng, e, 1, 4) * (tier_of(f) + 1), rng)",
-      "wound_worker(s, e, roll(rng, e, 1, 4) * tier_of(f), rng)", VAULTS,
+      "wound_worker(s, e, roll(rng, e, 1, 4) * tier_of(f), rng)",
+      f"{VAULTS} -k plate1_taking_a_push_back",
       "off by one: a plate taken back on tier 0 wounds nothing"),
     mu("vaults.py", "if s.plate_hints[e, f] == 0 and s.cls[e, s.worker[e]] == ROGUE:",
-      "if s.cls[e, s.worker[e]] == ROGUE:", VAULTS, "every hint is free for a Rogue, not the first"),
-    mu("vaults.py", "return HINT_PRICE * int(f)", "return HINT_PRICE", VAULTS,
+      "if s.cls[e, s.worker[e]] == ROGUE:",
+      f"{VAULTS} -k 'plate1_rogue_gets or plate1_hint_costs'", "every hint is free for a Rogue, not the first"),
+    mu("vaults.py", "return HINT_PRICE * int(f)", "return HINT_PRICE", f"{VAULTS} -k plate1_hint_costs",
       "floor factor removed from the hint price"),
-    mu("vaults.py", "tier = min(3, tier_of(f) + 1)", "tier = min(3, tier_of(f))", VAULTS,
+    mu("vaults.py", "tier = min(3, tier_of(f) + 1)", "tier = min(3, tier_of(f))",
+      f"{VAULTS} -k vault_rooms_hold_better_loot",
       "vault items from the floor's tier, not the next"),
     mu("vaults.py", "if s.cls[e, s.worker[e]] == ROGUE and s.wall_num_set[e, f] == 0:",
-      "if s.cls[e, s.worker[e]] == ROGUE:", VAULTS,
-      "the Rogue's known ring is set again mid-guess"),
+      "if s.cls[e, s.worker[e]] == ROGUE:",
+      f"{VAULTS} -k 'wall1_rogue_knows or rogue_never_sets'", "the Rogue's known ring is set again mid-guess"),
     # --- loot, rooms, moving, monsters (LOOT-1, XP-2, MON-1, MAP-5, SECRET-2) -------------
     mu("loot.py", "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f",
       "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE]))", f"{QUEST} {STORES}",
@@ -565,7 +570,7 @@ def run_baseline(selections, timeout, compiled, jobs, say) -> dict:
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for tests, got in pool.map(one, selections):
             out[tests] = got
-            say(f"  baseline {' '.join(tests)}: {got[0]} in {got[1]:.1f}s")
+            say(f"  baseline {shlex.join(tests)}: {got[0]} in {got[1]:.1f}s")
     return out
 
 
@@ -613,7 +618,7 @@ def print_table(results: list[Result], summary: dict) -> None:
         for r in survivors:
             print(f"  #{r.id} {r.module}:{r.line}  {r.description}")
             print(f"      - {r.original}\n      + {r.replacement}")
-            print(f"      tests: {' '.join(r.tests)}")
+            print(f"      tests: {shlex.join(r.tests)}")
     others = [r for r in results if r.status in ("stale", "error", "baseline-fails")]
     if others:
         print("\nnot counted:")
@@ -660,7 +665,7 @@ def main(argv=None) -> int:
             where = f"{m.module}:{line}" if line else f"{m.module} STALE ({why})"
             print(f"#{i:<4}{where:<18}{m.description}")
             print(f"      - {m.original.strip()}\n      + {m.replacement.strip()}")
-            print(f"      tests: {' '.join(m.tests)}")
+            print(f"      tests: {shlex.join(m.tests)}")
         print(f"{len(chosen)} mutants")
         return 0
 
