@@ -414,7 +414,8 @@ MUTANTS: tuple[Mutant, ...] = (
       f"{VAULTS} -k 'wall1_rogue_knows or rogue_never_sets'", "the Rogue's known ring is set again mid-guess"),
     # --- loot, rooms, moving, monsters (LOOT-1, XP-2, MON-1, MAP-5, SECRET-2) -------------
     mu("loot.py", "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f",
-      "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE]))", f"{QUEST} {STORES}",
+      "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE]))",
+      "tests/test_tunables.py -k room_gold",
       "floor factor removed from a room's gold"),
     mu("loot.py", "share_xp(s, p, e, gold, rng)  # XP-2: 1 per coin",
       "share_xp(s, p, e, gold // 2, rng)  # XP-2: 1 per coin", f"{PARTY} {QUEST}",
