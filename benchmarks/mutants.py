@@ -579,6 +579,11 @@ def run_baseline(selections, timeout, compiled, jobs, say) -> dict:
     return out
 
 
+def one_line(text: str) -> str:
+    """A mutant's source text on one line (a piece may span two lines to be unique)."""
+    return text.strip().replace("\n", " \\n ")
+
+
 def summarize(results: list[Result]) -> dict:
     modules: dict[str, dict] = {}
     for r in results:
@@ -622,14 +627,14 @@ def print_table(results: list[Result], summary: dict) -> None:
         print("\nsurvivors:")
         for r in survivors:
             print(f"  #{r.id} {r.module}:{r.line}  {r.description}")
-            print(f"      - {r.original}\n      + {r.replacement}")
+            print(f"      - {one_line(r.original)}\n      + {one_line(r.replacement)}")
             print(f"      tests: {shlex.join(r.tests)}")
     others = [r for r in results if r.status in ("stale", "error", "baseline-fails")]
     if others:
         print("\nnot counted:")
         for r in others:
             print(f"  #{r.id} {r.module} [{r.status}] {r.detail.splitlines()[-1:] or ''}")
-            print(f"      {r.original}")
+            print(f"      {one_line(r.original)}")
 
 
 def main(argv=None) -> int:
@@ -669,7 +674,7 @@ def main(argv=None) -> int:
             line, why = locate(m)
             where = f"{m.module}:{line}" if line else f"{m.module} STALE ({why})"
             print(f"#{i:<4}{where:<18}{m.description}")
-            print(f"      - {m.original.strip()}\n      + {m.replacement.strip()}")
+            print(f"      - {one_line(m.original)}\n      + {one_line(m.replacement)}")
             print(f"      tests: {shlex.join(m.tests)}")
         print(f"{len(chosen)} mutants")
         return 0
