@@ -1,0 +1,717 @@
+"""Mutation benchmark: do the rule tests catch plausible one-line bugs in the engine's rules?
+
+Each mutant in `MUTANTS` is data: the module file under delve_env/engine/, a piece of one
+source line (it must occur exactly once in the file), what it becomes, the test files (and
+pytest options, such as `-k`) that cover that mechanic, and one line saying what the bug is.
+For each mutant the whole checkout (no .git, caches or virtual environment) is copied to a
+temporary folder, the one change is made there (never in the working tree), and
+
+    python -m pytest -x -q -p no:cacheprovider <the mechanic's tests>
+
+runs in that copy (cwd and PYTHONPATH) with NUMBA_DISABLE_JIT=1: the engine runs as plain
+Python, so no mutant pays numba's compile (about a minute on 2 cores). A mutant is caught
+when the tests fail, survives when they pass; a run past the timeout counts as caught but is
+shown apart. A mutant whose line is no longer in its file (others edit the rules) is
+"stale" and counts neither way; so is one whose tests fail on the unmutated copy (the
+baseline run, once per distinct test selection, unless --no-baseline).
+
+    python benchmarks/mutants.py --list                 # the mutants, nothing run
+    python benchmarks/mutants.py                        # every mutant, one at a time
+    python benchmarks/mutants.py --only stores,bribes   # the mutants of these modules
+    python benchmarks/mutants.py --ids 1,2,17 --jobs 2  # these mutants, two at once
+    python benchmarks/mutants.py --json                 # one JSON object on stdout
+
+It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
+median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 140
+take about 45 minutes on a busy 2-core machine; run it under `nice`. Some test files are
+slow interpreted (tests/test_vaults.py whole takes over 10 minutes), so those mutants name
+the tests that matter with `-k`. `--compiled` runs the tests compiled instead, each mutant with its own empty
+NUMBA_CACHE_DIR (numba's cache does not notice a changed callee, so a shared cache would
+run the unmutated code): a full compile per mutant, for tests that only work compiled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENGINE = "delve_env/engine"
+IGNORE = shutil.ignore_patterns(
+    ".git", ".venv", "__pycache__", "*.pyc", "*.nbi", "*.nbc", ".pytest_cache", ".ruff_cache",
+    "runs", "build", "dist", "*.egg-info",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str  # file name under delve_env/engine/
+    original: str  # a piece of one line, found exactly once in the file
+    replacement: str
+    tests: tuple[str, ...]  # pytest arguments: test files, and options such as -k
+    description: str
+
+
+def mu(module, original, replacement, tests, description):
+    return Mutant(module, original, replacement, tuple(shlex.split(tests)), description)
+
+
+STORES, BRIBES, BATHS = "tests/test_stores.py", "tests/test_bribes.py", "tests/test_baths.py"
+CHESTS, STATUES, DOORS = "tests/test_chests.py", "tests/test_statues.py", "tests/test_doors.py"
+EFFECTS, CLOCK, KEEPER = "tests/test_effects.py", "tests/test_clock.py", "tests/test_keeper.py"
+FIGHTS, PARTY, SPELLS = "tests/test_fights.py", "tests/test_party.py", "tests/test_spells.py"
+CLASSES, VAULTS, QUEST = "tests/test_classes.py", "tests/test_vaults.py", "tests/test_quest.py"
+COURT, EATERS, LINGER = "tests/test_court.py", "tests/test_eaters.py", "tests/test_linger.py"
+FLOORS, BESTIARY, TIES = "tests/test_floors.py", "tests/test_bestiary.py", "tests/test_ties.py"
+
+# fmt: off
+MUTANTS: tuple[Mutant, ...] = (
+    # --- stores (STORE-1..2) --------------------------------------------------------------
+    mu("stores.py", "return (int(gold) * int(STORE_FACTOR_HALVES[level]) + 1) // 2",
+      "return (int(gold) * int(STORE_FACTOR_HALVES[level])) // 2", STORES,
+      "prices round half down instead of half up"),
+    mu("stores.py", "return int(f) // STORE_FLOOR_EVERY",
+      "return max(0, int(f) // STORE_FLOOR_EVERY - 1)", STORES,
+      "off by one: a store's level is one too low (floor 3's store prices as the courtyard's)"),
+    mu("stores.py", "if kind == 0 or s.gold[e] < line_price(level, k):",
+      "if kind == 0 or s.gold[e] <= line_price(level, k):", STORES,
+      "< to <=: a line that costs exactly the party's gold cannot be bought"),
+    mu("stores.py", "return s.rations[e] <= MAX_RATIONS", "return s.rations[e] < MAX_RATIONS",
+      STORES, "<= to <: rations stop one purchase early at the int16 cap"),
+    mu("stores.py", "return store_price(price, store_level(s, e)) // 2",
+      "return (store_price(price, store_level(s, e)) + 1) // 2", STORES,
+      "a sale pays half the price rounded up, not down"),
+    mu("stores.py", "price = min(price, ITEMS[other, I_PRICE])",
+      "price = max(price, ITEMS[other, I_PRICE])", STORES,
+      "an unknown item sells as the dearest kind of its look (the price tells what it is)"),
+    mu("stores.py", "return REPAIR_WEAR_GOLD * wear + REPAIR_DV_GOLD * missing",
+      "return REPAIR_DV_GOLD * wear + REPAIR_WEAR_GOLD * missing", STORES,
+      "swapped repair rates: wear at 1 gold, missing durability at 3"),
+    mu("stores.py", "    s.item_wear[e, m, slot] = 0", "    pass", STORES,
+      "a repair restores durability but leaves the wear"),
+    mu("stores.py", "s.known_kinds[e] |= 1 << kind", "pass", STORES,
+      "a bought item's kind is not known (ITEM-2)"),
+    # --- bribes (BRIBE-1..3) --------------------------------------------------------------
+    mu("bribes.py", "lowest = min(lowest, int(MONSTERS[s.foe_kind[e, k], M_BRIBE]))",
+      "lowest = max(lowest, int(MONSTERS[s.foe_kind[e, k], M_BRIBE]))", BRIBES,
+      "min to max: the band takes a bribe with its most willing kind's chance"),
+    mu("bribes.py", "lowest = min(MOST_CHANCE, lowest + GOODWILL_POINTS)",
+      "lowest = lowest + GOODWILL_POINTS", BRIBES,
+      "goodwill's cap removed: a bribe can become certain (BRIBE-3 says never)"),
+    mu("bribes.py", "return PRICE_PER_FACTOR * int(s.floor[e]) * total",
+      "return PRICE_PER_FACTOR * (int(s.floor[e]) + 1) * total", BRIBES,
+      "off by one: the price counts one floor too many"),
+    mu("bribes.py", "and s.gold[e] >= bribe_price(s, e)", "and s.gold[e] > bribe_price(s, e)",
+      BRIBES, ">= to >: exactly the price in gold cannot bribe"),
+    mu("bribes.py", "taken = chance(rng, e, odds / 100.0)",
+      "taken = chance(rng, e, 1.0 - odds / 100.0)", BRIBES,
+      "the chance inverted: a willing band refuses"),
+    mu("bribes.py", "if s.goodwill[e] or chance(rng, e, p[P_BRIBE_STONE]):",
+      "if chance(rng, e, p[P_BRIBE_STONE]):", BRIBES,
+      "goodwill no longer always hands over a summoning stone (BRIBE-3)"),
+    mu("bribes.py", "elif chance(rng, e, p[P_BRIBE_REVEAL]):",
+      "elif chance(rng, e, p[P_BRIBE_STONE]):", BRIBES,
+      "swapped chances: the reveal rolls with the stone's chance"),
+    # --- food and the clock (FOOD-1..4, HEAL-1) ------------------------------------------
+    mu("food.py", "return 2 * paces if is_running(s, e, SATED) else paces",
+      "return 3 * paces if is_running(s, e, SATED) else paces", f"{CLOCK} {EFFECTS}",
+      "SATED triples the meal interval instead of doubling it"),
+    mu("food.py", "if s.meal_clock[e] >= meal_interval(s, p, e):",
+      "if s.meal_clock[e] > meal_interval(s, p, e):", f"{CLOCK} {EFFECTS}",
+      ">= to >: a meal one pace late"),
+    mu("food.py", "wound(s, e, m, 1, rng)", "wound(s, e, m, 2, rng)", CLOCK,
+      "a hungry member loses 2 HP, not 1"),
+    mu("food.py", "if s.rations[e] == 0:", "if s.rations[e] < 0:", CLOCK,
+      "FOOD-3 lost: the party heals with no rations"),
+    mu("food.py", "s.mana[e, m] = min(s.well[e, m], s.mana[e, m] + 1)",
+      "s.mana[e, m] = s.mana[e, m] + 1", CLOCK, "resting mana overflows the well"),
+    mu("food.py", "if s.heal_clock[e] >= p[P_HEAL_PACES]:",
+      "if s.heal_clock[e] > p[P_HEAL_PACES]:", CLOCK, ">= to >: healing one pace late"),
+    # --- wandering bands and effects (WANDER-1..2, EFFECT-1) -----------------------------
+    mu("wander.py", "return min(FOUL_CAP, factor * base)", "return factor * base", EFFECTS,
+      "the foul lantern's cap removed (WANDER-2)"),
+    mu("wander.py", "return junction if hunting else 2 * junction", "return junction", EFFECTS,
+      "a search no longer doubles the junction chance"),
+    mu("wander.py", "return p[P_HALL_WANDER_HUNT] if hunting else p[P_HALL_WANDER]",
+      "return p[P_HALL_WANDER] if hunting else p[P_HALL_WANDER_HUNT]",
+      f"{EFFECTS} {FIGHTS} -k 'wander or lantern'",
+      "swapped chances: hall chance while hunting and not"),
+    mu("effects.py", "return 2.0 if s.ward_foul[e] else 0.5",
+      "return 2.0 if s.ward_foul[e] else 0.25", EFFECTS,
+      "the warding lantern quarters the chance instead of halving it"),
+    mu("effects.py", "s.effects[e, effect] = min(32767, max(0, int(paces)))",
+      "s.effects[e, effect] = min(32767, int(s.effects[e, effect]) + max(0, int(paces)))",
+      EFFECTS, "an effect started again stacks (EFFECT-1: it restarts)"),
+    mu("effects.py", "if s.effects[e, WARD] == 0 and s.ward_foul[e]:",
+      "if s.effects[e, WARD] < 0 and s.ward_foul[e]:", EFFECTS,
+      "a spent foul lantern is still foul"),
+    mu("effects.py", "FOUL_CAP = 0.95", "FOUL_CAP = 1.0", EFFECTS,
+      "the foul cap is certainty"),
+    # --- statues (STATUE-1..2) ------------------------------------------------------------
+    mu("statues.py", "return int(q) * int(s.statue_price[e, s.floor[e]]) // 4",
+      "return (int(q) * int(s.statue_price[e, s.floor[e]]) + 3) // 4", STATUES,
+      "a bid rounds up, not down"),
+    mu("statues.py", "if amount >= threshold:", "if amount > threshold:", STATUES,
+      ">= to >: a bid of exactly T does not name the item"),
+    mu("statues.py", "elif 2 * amount < threshold:", "elif amount < threshold:", STATUES,
+      "a bid between T/2 and T destroys the item"),
+    mu("statues.py", "return MEND_PRICE * int(s.floor[e])",
+      "return MEND_PRICE * (int(s.floor[e]) + 1)", STATUES, "off by one floor in the mend price"),
+    mu("statues.py", "n = min(int(s.ceiling[e, b]) - int(s.hp[e, b]), int(s.gold[e]) // price)",
+      "n = int(s.ceiling[e, b]) - int(s.hp[e, b])", STATUES,
+      "mending heals more than the gold pays for"),
+    mu("statues.py", "return s.hp[e, b] < s.ceiling[e, b] and s.gold[e] >= mend_price(s, e)",
+      "return s.hp[e, b] <= s.ceiling[e, b] and s.gold[e] >= mend_price(s, e)", STATUES,
+      "< to <=: an unwounded member can be mended"),
+    # --- chests (CHEST-1) -----------------------------------------------------------------
+    mu("chests.py", "avoid = TRAP_AVOID - TRAP_AVOID_PER_STEP * p[P_TRAP_AVOID_STEP]",
+      "avoid = TRAP_AVOID + TRAP_AVOID_PER_STEP * p[P_TRAP_AVOID_STEP]", CHESTS,
+      "- to +: harder difficulties make traps easier to avoid"),
+    mu("chests.py", "if s.cls[e, m] == ROGUE:", "if s.cls[e, m] != ROGUE:", CHESTS,
+      "negated: every class but the Rogue gets the Rogue's +20"),
+    mu("chests.py", "s.rations[e] = int(s.rations[e]) - int(s.rations[e]) // 2",
+      "s.rations[e] = int(s.rations[e]) // 2", CHESTS,
+      "the rations trap keeps the smaller half (rounding)"),
+    mu("chests.py", "lower_ceiling(s, e, m, roll(rng, e, 1, 3))",
+      "lower_ceiling(s, e, m, roll(rng, e, 1, 4))", CHESTS, "ceiling trap d4, not d3"),
+    mu("chests.py", "wound(s, e, b, roll(rng, e, 1, 4), rng)",
+      "wound(s, e, m, roll(rng, e, 1, 4), rng)", CHESTS,
+      "swapped argument: the gas wounds only the opener, once per standing member"),
+    mu("chests.py", "trap = p[P_CHEST_TRAP] + p[P_CHEST_TRAP_PER_FLOOR] * int(f)",
+      "trap = p[P_CHEST_TRAP] + p[P_CHEST_TRAP_PER_FLOOR] * (int(f) - 1)", CHESTS,
+      "off by one floor in the trap chance"),
+    mu("chests.py", "odds = p[P_MAP_CHEST] if s.room_map[e, f, r] else p[P_CHEST_CHANCE]",
+      "odds = p[P_CHEST_CHANCE] if s.room_map[e, f, r] else p[P_MAP_CHEST]", CHESTS,
+      "swapped chances: map room and plain rooms"),
+    mu("chests.py", "NUM_TRAPS = 4", "NUM_TRAPS = 3", CHESTS, "the gas trap never springs"),
+    # --- baths (BATH-1) -------------------------------------------------------------------
+    mu("baths.py", "if w > 0 and chance(rng, e, w / left):",
+      "if w > 0 and chance(rng, e, w / total):", BATHS,
+      "the draw divides by the total, not what is left: an unfair draw"),
+    mu("baths.py", "s.xp[e, m] = max(0, int(s.xp[e, m]) - XP_LOSS_STEP * roll(rng, e, 1))",
+      "s.xp[e, m] = int(s.xp[e, m]) - XP_LOSS_STEP * roll(rng, e, 1)", BATHS,
+      "XP loss floor removed: XP can go negative"),
+    mu("baths.py", "raise_ceiling(s, e, m, roll(rng, e, 1))",
+      "raise_ceiling(s, e, m, roll(rng, e, 2))", BATHS, "dice count: +2d6 ceiling, not 1d6"),
+    mu("baths.py", "return not s.bathed[e, s.floor[e], m]", "return True", BATHS,
+      "a member may bathe again"),
+    mu("baths.py", "gain_xp(s, p, e, m, level_cost(p, s.level[e, m]) - int(s.xp[e, m]), rng)",
+      "gain_xp(s, p, e, m, level_cost(p, s.level[e, m]), rng)", BATHS,
+      "the level outcome gives a whole level's cost, keeping the XP already had"),
+    # --- doors (LISTEN-1, SNEAK-1) --------------------------------------------------------
+    mu("doors.py",
+      "if has_band(s, e, f, r) and (s.effects[e, ESP] > 0 or chance(rng, e, p[P_LISTEN_HEAR])):",
+      "if has_band(s, e, f, r) and chance(rng, e, p[P_LISTEN_HEAR]):", DOORS,
+      "ESP no longer makes listening certain"),
+    mu("doors.py", "    pass_pace(s, p, e, rng)", "    pass", DOORS,
+      "listening takes no pace"),
+    mu("doors.py", "if f == 0 or s.mode[e] != EXPLORE or s.tiles[e, f, y, x] != DOOR:",
+      "if s.mode[e] != EXPLORE or s.tiles[e, f, y, x] != DOOR:", DOORS,
+      "the courtyard guard dropped from the door check"),
+    # --- fights (FIGHT-1..2, ATTACK-1..2, DMG-1, PARTY-2, XP-1, RUN-AWAY-1) ----------------
+    mu("fights.py", "if roll(rng, e, 1) > roll(rng, e, 1):",
+      "if roll(rng, e, 1) >= roll(rng, e, 1):", FIGHTS,
+      "> to >=: a tied initiative is an ambush"),
+    mu("fights.py", "return max(0, dice - max(0, wear - flat)), max(0, flat - wear)",
+      "return max(0, dice - wear), max(0, flat - wear)", EATERS,
+      "a bite takes a die even while the flat bonus lasts"),
+    mu("fights.py", "UNARMED_DAMAGE = 2", "UNARMED_DAMAGE = 1", FIGHTS,
+      "unarmed damage 1, not 2 (DMG-1)"),
+    mu("fights.py", "        if av > 0:", "        if av > 1:", f"{FIGHTS} {CLASSES}",
+      "off by one: a piece of AV 1 absorbs nothing"),
+    mu("fights.py", "xp = int(s.foe_max[e, k] * p[P_KILL_XP])",
+      "xp = int(MONSTERS[kind, M_HEARTS] * p[P_KILL_XP])", f"{FIGHTS} {COURT}",
+      "kill XP from the table's hearts, not the difficulty's"),
+    mu("fights.py", "if s.level[e, m] < p[P_PRACTICE_MAX_LEVEL]:",
+      "if s.level[e, m] <= p[P_PRACTICE_MAX_LEVEL]:", COURT,
+      "< to <=: the practice level itself still earns XP"),
+    mu("fights.py", "if kind > 0 and s.item_wear[e, m, slot] < ITEMS[kind, I_AV]:",
+      "if kind > 0 and s.item_wear[e, m, slot] <= ITEMS[kind, I_AV]:", EATERS,
+      "< to <=: an armor eater grinds past 0 AV"),
+    mu("fights.py", "s.xp[e, m] = max(0, s.xp[e, m] - XP_PER_DRAIN * damage)",
+      "s.xp[e, m] = max(0, s.xp[e, m] - damage)", f"{EATERS} {FIGHTS}",
+      "an XP drainer takes 1 XP a point, not 10"),
+    mu("fights.py", "s.rations[e] = max(0, s.rations[e] - damage)",
+      "s.rations[e] = s.rations[e] - damage", f"{EATERS} {FIGHTS}",
+      "food thief's floor removed: rations go negative"),
+    mu("fights.py", "wins += mine > theirs", "wins += mine >= theirs", f"{FIGHTS} {TIES}",
+      "a tie counts as a win: no counter-blow on a tie (ATTACK-1)"),
+    mu("fights.py", "if mine >= theirs and is_foe_alive(s, e, k):",
+      "if mine > theirs and is_foe_alive(s, e, k):", f"{FIGHTS} {TIES}",
+      ">= to >: a tie no longer hits the foe"),
+    mu("fights.py",
+      "theirs = MONSTERS[kind, M_DEF] + (0 if surprised else randint(rng, e, 20) + 1)",
+      "theirs = MONSTERS[kind, M_DEF] + randint(rng, e, 20) + 1", f"{DOORS} {FIGHTS}",
+      "a surprised foe still rolls its d20 (SNEAK-1)"),
+    mu("fights.py", "damage = 6 * dice + flat", "damage = 6 * dice", CLASSES,
+      "ferocious strike drops the flat bonus"),
+    mu("fights.py", "damage += roll(rng, e, SMITE_UNDEAD_DICE if undead else SMITE_DICE)",
+      "damage += roll(rng, e, SMITE_DICE if undead else SMITE_UNDEAD_DICE)", CLASSES,
+      "swapped smite dice: 4d6 against the living"),
+    mu("fights.py",
+      "if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] < s.foe_hp[e, target]):",
+      "if is_foe_alive(s, e, k) and (target < 0 or s.foe_hp[e, k] <= s.foe_hp[e, target]):",
+      "tests/test_ally.py", "< to <=: the last of equally weak foes is struck, not the first"),
+    mu("fights.py", "if front < 2:", "if front < 3:", f"{FIGHTS} {PARTY}",
+      "the front is three members, not two (PARTY-2)"),
+    mu("fights.py", "if rest > 0 and not chance(rng, e, p[P_FRONT_AIM]):",
+      "if rest > 0 and chance(rng, e, p[P_FRONT_AIM]):", f"{FIGHTS} {PARTY}",
+      "negated: the back is aimed at with the front chance"),
+    mu("fights.py", "theirs = min(theirs, randint(rng, e, 20) + 1)",
+      "theirs = max(theirs, randint(rng, e, 20) + 1)", SPELLS,
+      "a blinded foe rolls with advantage instead of disadvantage"),
+    mu("fights.py", "if theirs >= mine:", "if theirs > mine:", f"{FIGHTS} {TIES}",
+      ">= to >: a tie no longer hits the member"),
+    mu("fights.py", "if theirs <= mine and counters and is_standing(s, e, m):",
+      "if theirs < mine and counters and is_standing(s, e, m):", f"{FIGHTS} {TIES}",
+      "<= to <: no counter-blow on a tie"),
+    mu("fights.py", "gold = roll(rng, e, int(p[P_WANDER_GOLD_DICE])) * f  # WANDER-3",
+      "gold = roll(rng, e, int(p[P_WANDER_GOLD_DICE]))  # WANDER-3", FIGHTS,
+      "floor factor removed from a wandering band's gold"),
+    mu("fights.py", "if s.bout_down[e, m] and s.in_party[e, m] and s.hp[e, m] <= 0:",
+      "if s.in_party[e, m] and s.hp[e, m] <= 0:", COURT,
+      "a bout's end raises the dead too, not only those down in the bout"),
+    mu("fights.py", "s.linger_xy[e, f, 0], s.linger_xy[e, f, 1] = s.x[e], s.y[e]",
+      "s.linger_xy[e, f, 0], s.linger_xy[e, f, 1] = s.y[e], s.x[e]", LINGER,
+      "swapped x and y of a lingering band's tile"),
+    # --- party (HP-1..2, XP-1..4, LUCK-1..2) ----------------------------------------------
+    mu("party.py", "if total < 6 and s.luck[e, m] > 0:", "if total < 6 and s.luck[e, m] >= 0:",
+      PARTY, "> to >=: a luck die with no luck left"),
+    mu("party.py", "    if total >= 6:", "    if total > 6:", PARTY,
+      ">= to >: a death save of exactly 6 fails"),
+    mu("party.py", "    if hp >= 1:", "    if hp > 1:", PARTY,
+      "off by one: a wound to exactly 1 HP calls a death save"),
+    mu("party.py", "s.hp[e, m] = max(hp, min(int(s.ceiling[e, m]), hp + amount))",
+      "s.hp[e, m] = min(int(s.ceiling[e, m]), hp + amount)", f"{PARTY} {SPELLS}",
+      "a heal lowers HP above the ceiling (aid) to the ceiling (HP-1)"),
+    mu("party.py", "s.ceiling[e, m] = max(1, int(s.ceiling[e, m]) - amount)",
+      "s.ceiling[e, m] = max(0, int(s.ceiling[e, m]) - amount)", f"{CHESTS} {BATHS}",
+      "the ceiling's floor of 1 becomes 0"),
+    mu("party.py", "return int(100 * int(level) * p[P_XP_FACTOR] + 0.5)",
+      "return int(100 * (int(level) + 1) * p[P_XP_FACTOR] + 0.5)", PARTY,
+      "off by one: a level costs the next level's XP (XP-3)"),
+    mu("party.py", "if s.level[e, m] >= 4 and (s.level[e, m] - 4) % 3 == 0:",
+      "if s.level[e, m] >= 4 and (s.level[e, m] - 3) % 3 == 0:", PARTY,
+      "+1 attack at levels 6, 9, ... instead of 4, 7, 10 (XP-4)"),
+    mu("party.py", "s.well[e, m] += 2", "s.well[e, m] += 1", PARTY,
+      "a level adds 1 to the well, not 2 (XP-4)"),
+    mu("party.py", "gain_xp(s, p, e, m, share + (1 if rest > 0 else 0), rng)",
+      "gain_xp(s, p, e, m, share, rng)", PARTY, "the XP remainder is lost (XP-2)"),
+    mu("party.py", "    s.luck[e, m] = 3\n    s.spells_known", "    s.luck[e, m] = 2\n    s.spells_known",
+      PARTY, "a member starts with 2 luck dice, not 3 (LUCK-1)"),
+    mu("party.py", "while s.xp[e, m] >= level_cost(p, s.level[e, m]):",
+      "if s.xp[e, m] >= level_cost(p, s.level[e, m]):", PARTY,
+      "one level per gain, not every level paid for (XP-3)"),
+    # --- items (ITEM-1..2, RAISE-1) -------------------------------------------------------
+    mu("items.py", "and s.raised[e, b] < MAX_RAISES", "and s.raised[e, b] <= MAX_RAISES",
+      PARTY, "< to <=: a fourth raise (RAISE-1)"),
+    mu("items.py", "and s.cls[e, b] != KING", "and True", PARTY,
+      "the king can be raised (RAISE-1 says not)"),
+    mu("items.py", "return s.hp[e, m] <= 0 and b == acting_member(s, e)",
+      "return b == acting_member(s, e)", PARTY,
+      "in a fight a standing member's items change hands"),
+    mu("items.py",
+      "if USES[kind, U_EFFECT] == USE_SUMMON and (s.mode[e] != FIGHT or s.ally_kind[e] >= 0):",
+      "if USES[kind, U_EFFECT] == USE_SUMMON and s.mode[e] != FIGHT:", "tests/test_ally.py",
+      "a second ally can be summoned (ITEM-1: one at a time)"),
+    mu("items.py", "return b == m and is_reader(s, e, m)", "return b == m", EFFECTS,
+      "a non-reader reads scrolls"),
+    # --- spells and class features (CLASS-1) ----------------------------------------------
+    mu("spells.py", "cost = max(1, (cost + 1) // 2)", "cost = max(1, cost // 2)", SPELLS,
+      "the signature spell's half cost rounds down, not up"),
+    mu("spells.py", "damage_foe(s, p, e, m, t, MISSILE_DARTS * DART_DAMAGE, rng)",
+      "damage_foe(s, p, e, m, t, MISSILE_DARTS + DART_DAMAGE, rng)", SPELLS,
+      "* to +: magic missile does 5, not 6"),
+    mu("spells.py", "if roll(rng, e, 1) >= FIREBOLT_KEEP:", "if roll(rng, e, 1) > FIREBOLT_KEEP:",
+      SPELLS, ">= to >: firebolt keeps its mana 1/2 of the time, not 2/3"),
+    mu("spells.py",
+      "s.hp[e, t] = min(int(s.ceiling[e, t]) + AID_OVER, int(s.hp[e, t]) + roll(rng, e, 1))",
+      "s.hp[e, t] = min(int(s.ceiling[e, t]), int(s.hp[e, t]) + roll(rng, e, 1))", SPELLS,
+      "aid stops at the ceiling (it may go 6 past)"),
+    mu("spells.py", "if randint(rng, e, 20) + 1 >= caster_d20(s, e, m, rng):",
+      "if randint(rng, e, 20) + 1 > caster_d20(s, e, m, rng):", SPELLS,
+      ">= to >: a tied save does not halve inflict"),
+    mu("spells.py", "return s.decoys[e] < MAX_DECOYS", "return s.decoys[e] <= MAX_DECOYS",
+      SPELLS, "< to <=: a fourth illusion"),
+    mu("spells.py", "    mine += s.atk[e, m]", "    mine += 0", SPELLS,
+      "a spell attack leaves out the caster's attack bonus"),
+    mu("spells.py", "return max(1, int(POWERS[i, PW_COST]) - name_discount(s, e, m))",
+      "return int(POWERS[i, PW_COST]) - name_discount(s, e, m)",
+      f"tests/test_names.py {CLASSES}",
+      "the true speaker's floor of 1 removed: a name spell can cost 0"),
+    mu("classes.py", "return s.hp[e, m] >= 2 and s.mana[e, m] < s.well[e, m]",
+      "return s.hp[e, m] >= 1 and s.mana[e, m] < s.well[e, m]", CLASSES,
+      "off by one: blood magic from 1 HP (it would leave the Namer at 0)"),
+    mu("classes.py", "cost = min(int(s.ceiling[e, t]) - int(s.hp[e, t]), int(s.mana[e, m]))",
+      "cost = int(s.ceiling[e, t]) - int(s.hp[e, t])", CLASSES,
+      "lay on hands heals more than the mana pays for"),
+    mu("classes.py", "HOLY_WATER_DICE = 3", "HOLY_WATER_DICE = 2", CLASSES,
+      "holy water 2d6, not 3d6"),
+    mu("classes.py",
+      "s.mana[e, m] = min(int(s.well[e, m]), int(s.mana[e, m]) + roll(rng, e, BLOOD_MANA_DICE))",
+      "s.mana[e, m] = int(s.mana[e, m]) + roll(rng, e, BLOOD_MANA_DICE)", CLASSES,
+      "blood magic's mana overflows the well"),
+    mu("classes.py",
+      "if i == DOUBLE and has_option(s, e, m, HERO, 2, HERO_BOWS) and bow_ready(s, e, m):",
+      "if i == DOUBLE and has_option(s, e, m, HERO, 2, HERO_BOWS):", CLASSES,
+      "the bows specialty's free double strike without a bow in hand"),
+    mu("traits.py", "return max(0, damage - roll(rng, e, 1))",
+      "return max(0, damage - roll(rng, e, 2))", CLASSES, "dodge takes 2d6, not 1d6"),
+    mu("traits.py", "return av if s.item_dv[e, m, slot] > floor else 0",
+      "return av if s.item_dv[e, m, slot] >= floor else 0", f"{CLASSES} {FIGHTS}",
+      "> to >=: a piece at its DV floor still protects"),
+    mu("traits.py", "if s.primed[e, m] & PRIME_DOUBLE or dual_wields(s, e, m):",
+      "if s.primed[e, m] & PRIME_DOUBLE:", CLASSES,
+      "dual-wielding no longer gives two attacks"),
+    mu("traits.py", "a = max(a, randint(rng, e, 20) + 1)", "a = min(a, randint(rng, e, 20) + 1)",
+      f"{CLASSES} {FIGHTS}", "advantage keeps the worse d20"),
+    mu("traits.py", "if old != f and s.blood_used[e, m]:", "if first and s.blood_used[e, m]:",
+      CLASSES, "blood magic's ban ends only on a new floor, not another floor"),
+    mu("traits.py", "WAND_CASTS = 3", "WAND_CASTS = 2", f"{CLASSES} {SPELLS}",
+      "a wand holds 2 casts a floor, not 3"),
+    # --- keeper (SIX-1) -------------------------------------------------------------------
+    mu("keeper.py", "if ev & EV_FLED and f > 0:", "if ev & EV_FLED:", KEEPER,
+      "fleeing a practice bout counts as a flight"),
+    mu("keeper.py", "if s.pace[e] - s.report_pace[e] >= REPORT_PACES:",
+      "if s.pace[e] - s.report_pace[e] > REPORT_PACES:", KEEPER,
+      ">= to >: the report hint one pace late"),
+    mu("keeper.py",
+      "if (s.mode[e] == WALL or s.mode[e] == PLATE) and s.cls[e, s.worker[e]] != ROGUE:",
+      "if s.mode[e] == WALL or s.mode[e] == PLATE:", KEEPER,
+      "a Rogue working a lock triggers the vault hint"),
+    mu("keeper.py", "continue  # it waits for pack room", "break  # it waits for pack room",
+      KEEPER, "one gift waiting for pack room holds back every later gift"),
+    # --- vaults (WALL-1, PLATE-1) ---------------------------------------------------------
+    mu("vaults.py", "return 3 + (f - 1) // 3", "return 3 + f // 3", f"{VAULTS} -k 'plate1_subtask_plates or plate1_push_flips'",
+      "off by one: the plate grows a floor early"),
+    mu("vaults.py", "return 4 + f", "return 3 + f", f"{VAULTS} -k wall1_symbols_grow", "one symbol too few on the wall"),
+    mu("vaults.py",
+      "wound_worker(s, e, int(wrong * roll(rng, e, 1, 4) * p[P_WALL_WOUND] + 0.5), rng)",
+      "wound_worker(s, e, int(right * roll(rng, e, 1, 4) * p[P_WALL_WOUND] + 0.5), rng)",
+      f"{VAULTS} -k 'wall1_wrong_guess or wall1_hard_two'",
+      "a wrong guess wounds by the rings right, not wrong"),
+    mu("vaults.py", "wound_worker(s, e, roll(rng, e, 1, 4) * (tier_of(f) + 1), rng)",
+      "wound_worker(s, e, roll(rng, e, 1, 4) * tier_of(f), rng)",
+      f"{VAULTS} -k plate1_taking_a_push_back",
+      "off by one: a plate taken back on tier 0 wounds nothing"),
+    mu("vaults.py", "if s.plate_hints[e, f] == 0 and s.cls[e, s.worker[e]] == ROGUE:",
+      "if s.cls[e, s.worker[e]] == ROGUE:",
+      f"{VAULTS} -k 'plate1_rogue_gets or plate1_hint_costs'", "every hint is free for a Rogue, not the first"),
+    mu("vaults.py", "return HINT_PRICE * int(f)", "return HINT_PRICE", f"{VAULTS} -k plate1_hint_costs",
+      "floor factor removed from the hint price"),
+    mu("vaults.py", "tier = min(3, tier_of(f) + 1)", "tier = min(3, tier_of(f))",
+      f"{VAULTS} -k vault_rooms_hold_better_loot",
+      "vault items from the floor's tier, not the next"),
+    mu("vaults.py", "if s.cls[e, s.worker[e]] == ROGUE and s.wall_num_set[e, f] == 0:",
+      "if s.cls[e, s.worker[e]] == ROGUE:",
+      f"{VAULTS} -k 'wall1_rogue_knows or rogue_never_sets'", "the Rogue's known ring is set again mid-guess"),
+    # --- loot, rooms, moving, monsters (LOOT-1, XP-2, MON-1, MAP-5, SECRET-2) -------------
+    mu("loot.py", "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE])) * f",
+      "s.room_gold[e, f, r] = roll(g, 0, int(p[P_ROOM_GOLD_DICE]))",
+      "tests/test_tunables.py -k room_gold",
+      "floor factor removed from a room's gold"),
+    mu("loot.py", "share_xp(s, p, e, gold, rng)  # XP-2: 1 per coin",
+      "share_xp(s, p, e, gold // 2, rng)  # XP-2: 1 per coin", f"{PARTY} {QUEST}",
+      "1 XP per 2 coins, not per coin"),
+    mu("loot.py", "if kind > 0 and not shut and take_item(s, e, kind):",
+      "if kind > 0 and take_item(s, e, kind):", CHESTS,
+      "a shut chest gives up its items to LOOT"),
+    mu("loot.py", "BOOK_XP = 100", "BOOK_XP = 50", f"{PARTY} {QUEST}", "the book shares 50 XP"),
+    mu("loot.py",
+      "roll_band(p, f, 1 if quest else 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])",
+      "roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])",
+      f"{QUEST} {BESTIARY}", "the book's and king's guards are no stronger (MON-1)"),
+    mu("rooms.py", "NEW_ROOM_XP = 15", "NEW_ROOM_XP = 10", f"{PARTY} {QUEST}",
+      "a new room shares 10 XP, not 15"),
+    mu("rooms.py", "if has_band(s, e, f, r) and sneaker >= 0:",
+      "if has_band(s, e, f, r) and sneaker > 0:", DOORS,
+      "off by one: member slot 0 cannot sneak in"),
+    mu("moving.py", "return tile == STAIR_DOWN and (s.maps_held[e] >> f) != 0",
+      "return tile == STAIR_DOWN and (s.maps_held[e] >> (f + 1)) != 0", FLOORS,
+      "off by one: the stair needs the next floor's map"),
+    mu("moving.py",
+      "if s.tiles[e, f, ny, nx] == SECRET and (lit or chance(rng, e, p[P_SEARCH_FIND])):",
+      "if s.tiles[e, f, ny, nx] == SECRET and chance(rng, e, p[P_SEARCH_FIND]):",
+      f"{EFFECTS} {FLOORS}", "LIGHT no longer finds every secret door (SECRET-2)"),
+    mu("moving.py", "        refill_luck(s, e)", "        pass", PARTY,
+      "luck is not refilled on a new floor (LUCK-1)"),
+    mu("monsters.py", "return max(1, int(MONSTERS[kind, M_HEARTS] * p[P_MONSTER_HEARTS] + 0.5))",
+      "return max(1, int(MONSTERS[kind, M_HEARTS] * p[P_MONSTER_HEARTS]))",
+      f"{FIGHTS} {QUEST}", "monster hearts round down, not half up (DIFF-1)"),
+    mu("monsters.py", "count = min(MAX_FOES, 1 + randint(rng, e, most) + extra)",
+      "count = min(MAX_FOES, randint(rng, e, most) + extra)", f"{FIGHTS} {BESTIARY}",
+      "off by one: a band of 0..most-1"),
+    mu("monsters.py", "most = int(p[P_BAND_SIZE]) + int(p[P_BAND_SIZE_PER_TIER]) * tier",
+      "most = int(p[P_BAND_SIZE]) + int(p[P_BAND_SIZE_PER_TIER]) * (tier + 1)",
+      f"{FIGHTS} {BESTIARY}", "off by one tier in the band size"),
+    # --- quest and court (RUN-1..2, COURT-1..2) -------------------------------------------
+    mu("quest.py", "if king_dead or num_standing(s, e) == 0:", "if num_standing(s, e) == 0:",
+      QUEST, "the king's death no longer loses the game"),
+    mu("quest.py", "elif s.floor[e] == 0 and s.has_king[e]:",
+      "elif s.floor[e] == 0 and s.has_book[e]:", QUEST,
+      "the book, not the king, wins in the courtyard"),
+    mu("quest.py", "if r == s.king_room[e] and s.band_kind[e, f, r, 0] < 0:",
+      "if r == s.king_room[e]:", f"{QUEST} {PARTY}", "the king joins while his guards still stand"),
+    mu("quest.py", "KING_XP = 100", "KING_XP = 10", f"{QUEST} {PARTY}", "the king shares 10 XP, not 100"),
+    mu("court.py", "DUMMY_FLOOR = 1", "DUMMY_FLOOR = 2", COURT,
+      "practice dummies rolled as floor 2's band"),
+    mu("court.py", "return s.floor[e] == 0 and s.mode[e] == EXPLORE and num_standing(s, e) > 0",
+      "return s.mode[e] == EXPLORE and num_standing(s, e) > 0", COURT,
+      "practice offered on any floor, not only the courtyard"),
+)
+# fmt: on
+
+
+@dataclass
+class Result:
+    id: int
+    module: str
+    original: str
+    replacement: str
+    description: str
+    tests: list[str]
+    status: str  # caught, survived, timeout, stale, baseline-fails
+    seconds: float = 0.0
+    line: int = 0  # the line number of the original in the file, 0 if stale
+    detail: str = field(default="", repr=False)
+
+
+def locate(mutant: Mutant) -> tuple[int, str]:
+    """(line number, "") of the mutant's original in its file, or (0, why) when stale."""
+    path = ROOT / ENGINE / mutant.module
+    if not path.exists():
+        return 0, f"{path} is gone"
+    text = path.read_text()
+    n = text.count(mutant.original)
+    if n != 1:
+        return 0, f"found {n} times"
+    return text[: text.index(mutant.original)].count("\n") + 1, ""
+
+
+def copy_checkout(dest: Path) -> Path:
+    tree = dest / "checkout"
+    shutil.copytree(ROOT, tree, ignore=IGNORE, symlinks=True)
+    return tree
+
+
+def run_tests(tree: Path, tests: tuple[str, ...], timeout: float, compiled: bool):
+    """Run pytest on `tests` inside `tree`: ("passed" | "failed" | "timeout", secs, tail)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if compiled:
+        env.pop("NUMBA_DISABLE_JIT", None)
+        env["NUMBA_CACHE_DIR"] = str(tree / ".numba-cache")
+    else:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    cmd = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests]
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            cmd, cwd=tree, env=env, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return "timeout", time.perf_counter() - start, ""
+    secs = time.perf_counter() - start
+    tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+    if proc.returncode == 0:
+        return "passed", secs, tail
+    if proc.returncode == 5:  # no tests collected: a broken -k, not a caught mutant
+        return "error", secs, tail
+    return "failed", secs, tail
+
+
+def check_copy_imports(timeout: float) -> None:
+    """The tests of a copy must import the copy's delve_env, not an installed one."""
+    with tempfile.TemporaryDirectory(prefix="delve-mutants-") as tmp:
+        tree = copy_checkout(Path(tmp))
+        env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_DISABLE_JIT="1")
+        code = "import delve_env; print(delve_env.__file__)"
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True,
+            timeout=timeout,
+        ).stdout.strip()  # fmt: skip
+        if not out.startswith(str(tree)):
+            sys.exit(f"mutants: a copy imports delve_env from {out!r}, not the copy")
+
+
+def run_mutant(i: int, mutant: Mutant, timeout: float, compiled: bool) -> Result:
+    line, why = locate(mutant)
+    res = Result(i, mutant.module, mutant.original.strip(), mutant.replacement.strip(),
+                 mutant.description, list(mutant.tests), "stale", line=line, detail=why)  # fmt: skip
+    if not line:
+        return res
+    with tempfile.TemporaryDirectory(prefix="delve-mutants-") as tmp:
+        tree = copy_checkout(Path(tmp))
+        path = tree / ENGINE / mutant.module
+        text = path.read_text()
+        if text.count(mutant.original) != 1:  # changed between the check and the copy
+            res.line, res.detail = 0, "changed while copying"
+            return res
+        path.write_text(text.replace(mutant.original, mutant.replacement, 1))
+        outcome, res.seconds, res.detail = run_tests(tree, mutant.tests, timeout, compiled)
+    res.status = {"failed": "caught", "passed": "survived"}.get(outcome, outcome)
+    return res
+
+
+def run_baseline(selections, timeout, compiled, jobs, say) -> dict:
+    """Each distinct test selection on an unmutated copy: {tests: (outcome, secs, tail)}."""
+
+    def one(tests):
+        with tempfile.TemporaryDirectory(prefix="delve-mutants-") as tmp:
+            return tests, run_tests(copy_checkout(Path(tmp)), tests, timeout, compiled)
+
+    out = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for tests, got in pool.map(one, selections):
+            out[tests] = got
+            say(f"  baseline {shlex.join(tests)}: {got[0]} in {got[1]:.1f}s")
+    return out
+
+
+def one_line(text: str) -> str:
+    """A mutant's source text on one line (a piece may span two lines to be unique)."""
+    return text.strip().replace("\n", " \\n ")
+
+
+def summarize(results: list[Result]) -> dict:
+    modules: dict[str, dict] = {}
+    for r in results:
+        row = modules.setdefault(r.module, {"mutants": 0, "caught": 0, "timeout": 0,
+                                            "survived": 0, "stale": 0, "error": 0})  # fmt: skip
+        row["mutants"] += 1
+        key = r.status if r.status in row else "stale"
+        row[key] += 1
+    counted = [r for r in results if r.status in ("caught", "timeout", "survived")]
+    killed = sum(r.status in ("caught", "timeout") for r in counted)
+    return {
+        "modules": modules,
+        "run": len(counted),
+        "killed": killed,
+        "score": killed / len(counted) if counted else None,
+        "seconds": sum(r.seconds for r in results),
+    }
+
+
+def print_table(results: list[Result], summary: dict) -> None:
+    print()
+    head = f"{'module':<13}{'mutants':>8}{'caught':>8}{'timeout':>8}{'survived':>9}{'stale':>7}"
+    print(head)
+    print("-" * len(head))
+    for mod, row in sorted(summary["modules"].items()):
+        stale = row["stale"] + row["error"]
+        print(
+            f"{mod:<13}{row['mutants']:>8}{row['caught']:>8}{row['timeout']:>8}"
+            f"{row['survived']:>9}{stale:>7}"
+        )
+    print("-" * len(head))
+    if summary["score"] is None:
+        print("score: no mutant run")
+    else:
+        print(
+            f"score: {summary['killed']} of {summary['run']} caught "
+            f"({100 * summary['score']:.1f}%), {summary['seconds']:.0f}s of tests"
+        )
+    survivors = [r for r in results if r.status == "survived"]
+    if survivors:
+        print("\nsurvivors:")
+        for r in survivors:
+            print(f"  #{r.id} {r.module}:{r.line}  {r.description}")
+            print(f"      - {one_line(r.original)}\n      + {one_line(r.replacement)}")
+            print(f"      tests: {shlex.join(r.tests)}")
+    others = [r for r in results if r.status in ("stale", "error", "baseline-fails")]
+    if others:
+        print("\nnot counted:")
+        for r in others:
+            print(f"  #{r.id} {r.module} [{r.status}] {r.detail.splitlines()[-1:] or ''}")
+            print(f"      {one_line(r.original)}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", help="modules to run, comma-separated (stores,bribes or stores.py)")
+    ap.add_argument("--ids", help="mutant ids to run, comma-separated (see --list)")
+    ap.add_argument("--list", action="store_true", help="print the mutants, run nothing")
+    ap.add_argument("--jobs", type=int, default=1, help="mutants run at once (default 1)")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds per test run")
+    ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    ap.add_argument("--no-baseline", action="store_true",
+                    help="skip checking that each test selection passes unmutated")  # fmt: skip
+    ap.add_argument("--compiled", action="store_true",
+                    help="run the tests compiled (own numba cache per mutant: slow)")  # fmt: skip
+    args = ap.parse_args(argv)
+
+    chosen = list(enumerate(MUTANTS, 1))
+    if args.only:
+        mods = {m.strip().removesuffix(".py") + ".py" for m in args.only.split(",") if m.strip()}
+        unknown = mods - {m.module for m in MUTANTS}
+        if unknown:
+            ap.error(f"no mutants in {sorted(unknown)}")
+        chosen = [(i, m) for i, m in chosen if m.module in mods]
+    if args.ids:
+        ids = {int(x) for x in args.ids.split(",") if x.strip()}
+        chosen = [(i, m) for i, m in chosen if i in ids]
+
+    if args.list:
+        if args.json:
+            rows = []
+            for i, m in chosen:
+                line, why = locate(m)
+                rows.append({"id": i, **asdict(m), "line": line, "stale": why})
+            print(json.dumps(rows, indent=1))
+            return 0
+        for i, m in chosen:
+            line, why = locate(m)
+            where = f"{m.module}:{line}" if line else f"{m.module} STALE ({why})"
+            print(f"#{i:<4}{where:<18}{m.description}")
+            print(f"      - {one_line(m.original)}\n      + {one_line(m.replacement)}")
+            print(f"      tests: {shlex.join(m.tests)}")
+        print(f"{len(chosen)} mutants")
+        return 0
+
+    def say(msg):
+        print(msg, file=sys.stderr if args.json else sys.stdout, flush=True)
+
+    check_copy_imports(args.timeout)
+    baseline = {}
+    if not args.no_baseline:
+        live = [m for _, m in chosen if locate(m)[0]]
+        selections = list(dict.fromkeys(m.tests for m in live))
+        say(f"baseline: {len(selections)} test selections on the unmutated checkout")
+        baseline = run_baseline(selections, args.timeout, args.compiled, args.jobs, say)
+
+    def job(item):
+        i, m = item
+        base = baseline.get(m.tests)
+        if base is not None and base[0] != "passed":
+            r = Result(i, m.module, m.original.strip(), m.replacement.strip(), m.description,
+                       list(m.tests), "baseline-fails", line=locate(m)[0], detail=base[2])  # fmt: skip
+            return r
+        return run_mutant(i, m, args.timeout, args.compiled)
+
+    say(f"{len(chosen)} mutants, {args.jobs} at a time")
+    results = []
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for r in pool.map(job, chosen):
+            results.append(r)
+            say(f"  #{r.id:<4}{r.module:<13}{r.status:<15}{r.seconds:6.1f}s  {r.description}")
+    summary = summarize(results)
+    if args.json:
+        print(json.dumps({"summary": summary, "mutants": [asdict(r) for r in results]}, indent=1))
+    else:
+        print_table(results, summary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
