@@ -42,6 +42,7 @@ from delve_env.engine.classes import (
     knows_mage_spell,
     name_discount,
     pending_member,
+    use_feature,
 )
 from delve_env.engine.fights import (
     absorb,
@@ -57,6 +58,7 @@ from delve_env.engine.layout import PARTY_ARMOR
 from delve_env.engine.moving import arrive
 from delve_env.engine.params import P_XP_FACTOR
 from delve_env.engine.party import heal, is_reader, join_king, level_cost, wound
+from delve_env.engine.spells import name_cost
 from delve_env.engine.tables import (
     ARMOR,
     CHOICE,
@@ -65,6 +67,7 @@ from delve_env.engine.tables import (
     ESP_SCROLL,
     EXPLORE,
     FIGHT,
+    FIRST_NAME_SPELL,
     HERO,
     KING,
     KING_SLOT,
@@ -76,6 +79,7 @@ from delve_env.engine.tables import (
     MONSTERS,
     NUM_EQUIP,
     OFF_HAND,
+    POWERS,
     PRIME_DODGE,
     PRIME_DOUBLE,
     PRIME_FEROCIOUS,
@@ -700,3 +704,61 @@ def test_the_soak_checker_flags_broken_class_state(sc):
     s.holy_sword[0] = C
     assert checker.check(s) == []
     assert len(rules) >= 5
+
+
+# --- survivors of benchmarks/mutants.py -------------------------------------------------------
+
+
+def test_hero_ferocious_strike_keeps_the_weapons_flat_bonus(sc):
+    """Ferocious strike deals the weapon's maximum, flat bonus included: a crossbow (2d6+1)
+    hits a goblin (AV 0) for 13, a sling (+2, no dice) for 2."""
+    s = sc.s
+    for kind, most in ((7, 13), (8, 2)):
+        s.item[0, H, READY] = kind
+        s.item_wear[0, H, READY] = 0
+        fero, _ = attacks(sc, H, GOBLIN, 200, PRIME_FEROCIOUS)
+        assert (fero > 0).any() and set(np.unique(fero[fero > 0])) == {most}
+
+
+def test_class_1_holy_water_rolls_3d6(sc):
+    """Exorcist: holy water deals 3d6 to an undead (a skeleton; a splash, no armor): over 3000
+    throws the most is above 12 and the mean near 10.5 (2d6 would give at most 12, mean 7)."""
+    s, p = sc.s, sc.p
+    set_option(sc, C, 2, 2)
+    in_fight(sc, C, (SKELETON,), hps=[BIG])
+    g = sc.rng(17)
+    dealt = np.zeros(3000, int)
+    for i in range(3000):
+        s.foe_hp[0, 0] = BIG
+        s.mana[0, C] = 6
+        use_feature(s, p, 0, C, HOLY_WATER, 0, g)
+        dealt[i] = BIG - s.foe_hp[0, 0]
+    assert dealt.min() >= 3 and 13 <= dealt.max() <= 18
+    assert 9.8 < dealt.mean() < 11.2
+
+
+def test_class_1_blood_magic_mana_stops_at_the_well(sc):
+    """Blood magic: d6 mana up to the well, never past it: from one short of the well, any
+    roll fills it exactly (30 seeds)."""
+    s, p = sc.s, sc.p
+    set_option(sc, N, 2, 0)
+    well = int(s.well[0, N])
+    for seed in range(30):
+        s.hp[0, N], s.mana[0, N] = 10, well - 1
+        s.blood_used[0, N] = False
+        use_feature(s, p, 0, N, BLOOD_MAGIC, N, sc.rng(seed))
+        assert s.mana[0, N] == well and s.hp[0, N] == 9
+
+
+def test_class_1_true_speaker_name_spells_cost_at_least_1(sc):
+    """True speaker: name spells cost 1 less, but never less than 1: every 1-mana name spell
+    still costs 1, every dearer one 1 less."""
+    s, p = sc.s, sc.p
+    set_option(sc, N, 3, 0)
+    assert name_discount(s, 0, N) == 1
+    ones = 0
+    for i in range(FIRST_NAME_SPELL, len(POWERS)):
+        cost = int(POWERS[i, 0])
+        assert name_cost(s, p, 0, N, i) == max(1, cost - 1)
+        ones += cost == 1
+    assert ones > 0
