@@ -870,3 +870,21 @@ def test_luck_2_a_luck_die_adds_a_d6_to_the_attack_roll(scene):
     plain, lucky = hit_rate(scene, False), hit_rate(scene, True)
     assert abs(plain - exact_hit_rate(1, 1)) < 0.03
     assert abs(lucky - exact_hit_rate(2, 1)) < 0.03
+
+
+def test_luck_1_the_king_joins_with_3_luck_dice(scene, rng):
+    """LUCK-1: a member who joins (the king, PARTY-1) starts with 3 luck dice."""
+    s = scene.s
+    join_king(s, 0, rng)
+    assert s.luck[0, KING_SLOT] == 3
+
+
+def test_hp_2_a_wound_to_exactly_1_hp_calls_no_death_save(scene):
+    """HP-2: the death save comes only below 1 HP; a blow that leaves exactly 1 HP rolls
+    nothing and spends no luck die, whatever the dice (40 seeds)."""
+    s = scene.s
+    for seed in range(40):
+        g = scene.rng(seed)
+        s.hp[0, 0], s.luck[0, 0] = 5, 3
+        wound(s, 0, 0, 4, g)
+        assert s.hp[0, 0] == 1 and s.luck[0, 0] == 3

@@ -591,3 +591,14 @@ def test_spell_1_every_spell_out_of_fights_only_where_the_table_says():
     book(sc, *range(12))
     for i in (MISSILE, FIREBOLT, ILLUSION, INFLICT, TRUTH, GUIDING):
         assert not offered(sc, HERO, i), i  # fight-only spells
+
+
+def test_spell_1_minor_illusion_is_not_offered_with_3_illusions_standing():
+    """SPELL-1: at most 3 illusions stand at once: with 2 a third is offered, with 3
+    none."""
+    sc = fight_scene()
+    s = sc.s
+    s.decoys[0] = 2
+    assert offered(sc, HERO, ILLUSION)
+    s.decoys[0] = 3
+    assert not offered(sc, HERO, ILLUSION)
