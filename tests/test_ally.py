@@ -4,7 +4,14 @@ aim at it too and it leaves when its hearts run out."""
 import numpy as np
 
 from delve_env.engine.actions import A_USE, select_action
-from delve_env.engine.fights import ALLY_TARGET, FAMILIAR, ally_attack, monster_attack, pick_target
+from delve_env.engine.fights import (
+    ALLY_TARGET,
+    FAMILIAR,
+    ally_attack,
+    monster_attack,
+    pick_target,
+    weakest_foe,
+)
 from delve_env.engine.layout import FIGHT_ALLY, FIGHT_ALLY_HP
 from delve_env.engine.params import P_FRONT_AIM, P_MONSTER_ATK
 from delve_env.engine.tables import (
@@ -121,3 +128,16 @@ def test_ally_1_a_hit_ally_loses_hearts_and_is_gone_when_they_run_out(scene, rng
     for _ in range(50):
         monster_attack(s, p, 0, 0, rng)
     assert s.ally_kind[0] == FAMILIAR and s.ally_hp[0] == 1
+
+
+def test_item_1_the_ally_strikes_the_first_of_equally_weak_foes(scene, rng):
+    """Of two foes tied on the fewest hearts the ally strikes the first (the holy sword's
+    rule too, `fights.weakest_foe`)."""
+    s = scene.s
+    stone_scene(scene)
+    scene.fight([GOBLIN, GOBLIN, GOBLIN], hps=[30000, 500, 500])
+    s.ally_kind[0], s.ally_hp[0] = 4, 9  # an orc
+    assert weakest_foe(s, 0) == 1
+    for _ in range(40):
+        ally_attack(s, scene.p, 0, rng)
+    assert s.foe_hp[0, 0] == 30000 and s.foe_hp[0, 1] < 500 and s.foe_hp[0, 2] == 500

@@ -197,3 +197,21 @@ def test_bribe_3_a_bribe_under_goodwill_reveals_the_whole_floor_and_hands_a_ston
     halls = s.tiles[0, 1] == HALL
     assert (s.fog[0, 1][halls] > 0).all()
     assert int((s.item[0] == SUMMONING_STONE).sum()) == 1
+
+
+def test_bribe_2_the_reveal_and_the_stone_roll_each_with_their_own_chance(scene_factory):
+    """BRIBE-2: the reveal rolls with bribe_reveal_chance and the stone with
+    bribe_stone_chance: at (1, 0) every room is known and no stone is handed over; at (0, 1)
+    a stone and no reveal."""
+    for reveal, stone in ((1.0, 0.0), (0.0, 1.0)):
+        scene = scene_factory(bribe_reveal_chance=reveal, bribe_stone_chance=stone)
+        bribe_scene(scene, [RAT])
+        scene.s.room_known[0, 1] = False
+        paid(scene, [RAT])
+        rooms = int(scene.s.num_rooms[0, 1])
+        known = scene.s.room_known[0, 1, :rooms]
+        stones = int((scene.s.item[0] == SUMMONING_STONE).sum())
+        if reveal:
+            assert known.all() and stones == 0
+        else:
+            assert known.sum() <= 1 and stones == 1

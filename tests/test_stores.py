@@ -34,6 +34,7 @@ from delve_env.engine.layout import (
     SHOP_SELL,
 )
 from delve_env.engine.params import P_TASK, TASK_EXPLORE
+from delve_env.engine.stores import MAX_RATIONS
 from delve_env.engine.tables import (
     ARMOR,
     DAGGER,
@@ -476,3 +477,14 @@ def test_store_2_an_unknown_item_sells_as_the_cheapest_kind_of_its_look(scene_fa
     scene.act(select_action(2, 5))
     scene.act(A_SELL)
     assert int(s.gold[0]) == gold + 30
+
+
+def test_store_2_rations_can_be_bought_up_to_the_cap(fresh):
+    """STORE-2: ten rations can be bought while the count is at most MAX_RATIONS (the int16
+    count then still holds them), not past it."""
+    shop(fresh, 0, gold=100)
+    fresh.s.rations[0] = MAX_RATIONS
+    assert fresh.legal(A_BUY) and lines(fresh)[0, LINE_BUYABLE] == 1
+    fresh.act(A_BUY)
+    assert fresh.s.rations[0] == MAX_RATIONS + 10
+    assert not fresh.legal(A_BUY) and lines(fresh)[0, LINE_BUYABLE] == 0
