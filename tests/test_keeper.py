@@ -21,12 +21,14 @@ from delve_env.engine.actions import (
     A_WORK,
     select_action,
 )
+from delve_env.engine.keeper import deliver, watch
 from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_GIFTS_OWED, STATUS_KEEPER
 from delve_env.engine.params import P_TRAP_AVOID_STEP
 from delve_env.engine.party import is_known, level_cost
 from delve_env.engine.tables import (
     CHEST_TRAPPED,
     ESP_SCROLL,
+    EV_FLED,
     FEAT_STATUE,
     FIGHT,
     GEM_OF_STRENGTH,
@@ -34,6 +36,7 @@ from delve_env.engine.tables import (
     HAND_AXE,
     HONING_STONE,
     KEEPER_EVENTS,
+    KEEPER_GIFTS,
     LIGHT_OF_LIFE,
     MEDICINAL_ALE,
     MIND_SHARPENER,
@@ -41,6 +44,7 @@ from delve_env.engine.tables import (
     RING_MAIL,
     SECRET,
     SHORT_BOW,
+    SIX_FLIGHT,
     SIX_START,
     STAIR_DOWN,
     WARD,
@@ -495,3 +499,35 @@ def test_six_1_the_soak_checker_flags_a_gift_without_its_event(game):
     s.keeper_given[0] |= 1 << KEEPER_EVENTS.index("first bribe asked")
     rules = [v.rule for v in checker.check(s, stepped=False)]
     assert rules == ["a keeper gift without its event"]
+
+
+# --- survivors of benchmarks/mutants.py -------------------------------------------------------
+
+
+def test_six_1_fleeing_a_practice_bout_is_no_flight(game):
+    """SIX-1: a flight on the courtyard (a practice bout, COURT-2) is not the first flight;
+    the same event on floor 1 is."""
+    s = game.s
+    s.floor[0] = 0
+    s.events[0] = EV_FLED
+    watch(s, 0)
+    assert not (int(s.keeper_seen[0]) >> SIX_FLIGHT) & 1
+    game.put(1, *game.hall_tile(1, False))
+    s.events[0] = EV_FLED
+    watch(s, 0)
+    assert (int(s.keeper_seen[0]) >> SIX_FLIGHT) & 1
+
+
+def test_six_1_a_gift_waiting_for_pack_room_holds_back_no_later_gift(game):
+    """SIX-1: an item gift with no pack room waits; a later gift of gold owed with it is
+    handed over at once."""
+    s = game.s
+    gifts = KEEPER_GIFTS
+    item = next(k for k in range(len(gifts)) if gifts[k, 0] > 0 and k != SIX_START)
+    coin = next(k for k in range(item + 1, len(gifts)) if gifts[k, 0] == 0 and gifts[k, 1] > 0)
+    s.item[0, :4, NUM_EQUIP:] = MEDICINAL_ALE  # every pack full
+    gold = int(s.gold[0])
+    s.keeper_seen[0] |= (1 << item) | (1 << coin)
+    deliver(s, 0)
+    assert s.gold[0] == gold + gifts[coin, 1]
+    assert (int(s.keeper_given[0]) >> coin) & 1 and not (int(s.keeper_given[0]) >> item) & 1
