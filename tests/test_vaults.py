@@ -830,3 +830,46 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
             guess = guess_with_wrong(combo, int(rng.integers(1, 3)), S)
         act(env, A_RING + guess[done])
     assert len(shown) >= 2 and len(agree) < S**3
+
+
+def test_vault1_vault_rooms_hold_better_loot_from_the_next_tier():
+    """A vault's items are drawn from the row of the tier after the floor's (tables.tier_of;
+    at most tier 3): on floors 1 and 4 every one of 40 vaults' items is in that row."""
+    from delve_env.engine.tables import ROOM_ITEM_TABLE, tier_of
+
+    env = DelveEnv(depth=4)
+    env.reset(seed=3)
+    s = env.state
+    seen = 0
+    for f in (1, 4):
+        row = {int(k) for k in ROOM_ITEM_TABLE[min(3, tier_of(f) + 1)]}
+        for seed in range(40):
+            g = np.array([seed_state(seed + 500, GEN)], dtype=np.uint64)
+            s.room_items[0, f, 0] = 0
+            place_vault(env.engine.state, env.engine.params, 0, f, 0, WALL_LOCK, g)
+            kinds = {int(k) for k in s.room_items[0, f, 0, :ROOM_ITEMS] if k > 0}
+            assert kinds <= row, (f, kinds - row)
+            seen += len(kinds)
+    assert seen >= 40
+
+
+def test_wall1_rogue_knows_the_first_ring_and_a_guess_begun_is_kept():
+    """WALL-1: the Rogue's known ring is set only on a guess not yet begun: a Rogue who sets a
+    second ring, leaves and comes back finds both rings still set."""
+    env, r = game_scene(WALL_LOCK, seed=7, f=2)
+    s, f = env.state, 2
+    toughen(env)
+    rogue = member_of(env, ROGUE)
+    act(env, A_WORK + rogue)
+    combo = s.wall_combo[0, f].copy()
+    assert s.wall_num_set[0, f] == 1 and s.wall_set[0, f, 0] == combo[0]
+    act(env, A_RING + int(combo[1]))
+    assert s.wall_num_set[0, f] == 2
+    act(env, A_LEAVE)
+    moves = [d for d in range(4) if env.engine.masks[0, A_MOVE + d]]
+    act(env, A_MOVE + moves[0])
+    act(env, A_MOVE + (moves[0] + 2) % 4)
+    assert s.room_of[0, f, s.y[0], s.x[0]] == r
+    act(env, A_WORK + rogue)
+    assert s.mode[0] == WALL and s.wall_num_set[0, f] == 2
+    assert s.wall_set[0, f, 0] == combo[0] and s.wall_set[0, f, 1] == combo[1]
