@@ -155,3 +155,17 @@ def test_bestiary_a_band_heard_at_a_door_is_met_once(scene):
     assert s.kind_met[0, GOBLIN] == 1 and s.kind_met[0, SLINGER] == 1
     assert s.kind_learned[0].sum() == 0  # hearing teaches no flags
     assert scene.env.engine.obs["bestiary"][0][GOBLIN, BEST_MET] == 1  # incremental record
+
+
+@pytest.mark.parametrize("floor", [1, 4, 7])
+def test_mon_1_a_band_has_1_to_2_plus_tier_monsters(floor):
+    """MON-1: a band (no extra guards) has 1..(2 + tier) monsters, every size reached: 1-2 on
+    floors 1-3, 1-3 on 4-6, 1-4 on 7-9 (400 rolls each)."""
+    p = make_params("normal")
+    g = np.array([0xBEE + floor], dtype=np.uint64)
+    kinds, hp = np.zeros(MAX_FOES, np.int8), np.zeros(MAX_FOES, np.int16)
+    sizes = set()
+    for _ in range(400):
+        roll_band(p, floor, 0, g, 0, kinds, hp)
+        sizes.add(int((kinds >= 0).sum()))
+    assert sizes == set(range(1, 3 + (floor - 1) // 3))

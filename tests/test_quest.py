@@ -625,3 +625,43 @@ def test_diff_1_monsters_are_never_weaker_on_a_harder_preset():
     for kind in range(NUM_MONSTERS):
         hearts = [monster_hearts(make_params(d), kind) for d in ("easy", "normal", "hard")]
         assert hearts == sorted(hearts)
+
+
+def test_diff_1_monster_hearts_round_half_up():
+    """DIFF-1: a kind's hearts times the preset's monster strength (0.75 easy, 1.25 hard),
+    rounded half up, at least 1; some kinds land on a fraction of a half or more."""
+    from fractions import Fraction
+
+    from delve_env.engine.params import P_MONSTER_HEARTS
+    from delve_env.engine.tables import M_HEARTS
+
+    rounded_up = 0
+    for d in ("easy", "hard"):
+        p = make_params(d)
+        factor = Fraction(str(float(p[P_MONSTER_HEARTS])))
+        for kind in range(NUM_MONSTERS):
+            exact = int(MONSTERS[kind, M_HEARTS]) * factor
+            want = max(1, math.floor(exact + Fraction(1, 2)))
+            assert monster_hearts(p, kind) == want, (d, kind)
+            rounded_up += want > max(1, math.floor(exact))
+    assert rounded_up > 0
+
+
+def test_mon_1_the_books_and_kings_guards_are_one_more(scene):
+    """MON-1: the book's (and the king's) room draws a band one bigger: on floor 1 (bands of
+    1-2) the book's guards number 2-3, every other room's 1-2 (200 stockings, guards sure)."""
+    from delve_env.engine.loot import stock_floor
+    from delve_env.engine.params import P_GUARD_CHANCE
+
+    s = scene.s
+    p = scene.p
+    p[P_GUARD_CHANCE] = 1.0
+    s.book_floor[0], s.book_room[0] = 1, 0
+    g = scene.rng(77)
+    book, other = set(), set()
+    for _ in range(200):
+        stock_floor(s, p, 0, 1, g)
+        for r in range(int(s.num_rooms[0, 1])):
+            n = int((s.band_kind[0, 1, r] >= 0).sum())
+            (book if r == 0 else other).add(n)
+    assert book == {2, 3} and other == {1, 2}
