@@ -602,3 +602,30 @@ def test_spell_1_minor_illusion_is_not_offered_with_3_illusions_standing():
     assert offered(sc, HERO, ILLUSION)
     s.decoys[0] = 3
     assert not offered(sc, HERO, ILLUSION)
+
+
+def test_spell_1_inflict_wounds_is_halved_on_a_tied_save():
+    """SPELL-1: inflict wounds deals 4d6, halved when the foe's d20 ties or beats the caster's
+    roll (the Hero: a plain d20, no magic). Seeds where the two d20s tie, found by drawing
+    the same dice ahead on a copy of the generator, always deal half the 4d6."""
+    from conftest import make_rng
+
+    from delve_env.engine.rng import randint, roll
+
+    sc = fight_scene()
+    s = sc.s
+    book(sc, INFLICT)
+    s.blessed[0, HERO] = False
+    ties = 0
+    for seed in range(400):
+        g = make_rng(seed)
+        ahead = g.copy()
+        dice = roll(ahead, 0, 4)
+        foe, mine = randint(ahead, 0, 20) + 1, randint(ahead, 0, 20) + 1
+        if foe != mine:
+            continue
+        ties += 1
+        s.foe_hp[0, 0], s.mana[0, HERO] = BIG, 10
+        cast_spell(s, sc.p, 0, HERO, INFLICT, 0, g)
+        assert BIG - s.foe_hp[0, 0] == dice // 2, seed
+    assert ties >= 5
