@@ -51,7 +51,7 @@ def first_frame(cache: Path) -> dict:
 def test_run(cache: Path) -> dict:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     cpu0, t0 = cpu_seconds(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto", "-q"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto"], cwd=ROOT,
                           env=env, capture_output=True, text=True)  # fmt: skip
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
     return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,

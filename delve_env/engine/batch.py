@@ -18,7 +18,7 @@ from .state import allocate
 from .step import refresh_batch, reset_batch, step_batch
 from .struct import compiled_view
 
-_READY = []  # not empty once this process has the entry points compiled or loaded
+_READY = set()  # the entry points compiled or loaded in this process
 
 
 class Engine:
@@ -75,8 +75,8 @@ class Engine:
                 copies[0][lo:hi] = self.obs_record[lo:hi]
                 copies[1][lo:hi] = self.masks[lo:hi]
 
-        if not _READY:
-            self._compile()
+        if fn not in _READY:
+            self.compile(fn)
         if self._pool is None:
             job(self.state, 0, self.num_envs)
         else:
@@ -85,19 +85,26 @@ class Engine:
             for j in jobs:
                 j.result()
 
-    def _compile(self) -> None:
-        """Compile (or load from numba's cache) the three entry points together, each called
-        on an empty range of envs, so a first run compiles in one go, under one notice."""
+    def compile(self, *entries) -> None:
+        """Compile (or load from numba's cache) the entry points not yet ready in this process,
+        by default all three, each called on an empty range of envs, under one notice. The
+        first call of each compiles it anyway; this lets a caller choose when."""
+        todo = [fn for fn in (entries or (reset_batch, step_batch, refresh_batch))
+                if fn not in _READY]  # fmt: skip
+        if not todo:
+            return
         none = np.zeros(self.num_envs, dtype=np.bool_)
-        actions = np.zeros(self.num_envs, dtype=np.int64)
-        seeds = np.zeros(0, dtype=np.uint64)
         out = (self.obs_record, self.masks, self.kept_rows, self.kept)
-        with CompileNotice(reset_batch, step_batch, refresh_batch):
-            reset_batch(self.state, self.params, self.party, seeds, none, *out, 0, 0)
-            step_batch(self.state, self.params, self.party, actions, none, *out, self.rewards,
-                       self.terminated, self.truncated, self.invalid, 0, 0)  # fmt: skip
-            refresh_batch(self.state, self.params, none, *out, 0, 0)
-        _READY.append(True)
+        args = {
+            reset_batch: (self.params, self.party, np.zeros(0, dtype=np.uint64), none, *out),
+            step_batch: (self.params, self.party, np.zeros(self.num_envs, dtype=np.int64), none,
+                         *out, self.rewards, self.terminated, self.truncated, self.invalid),
+            refresh_batch: (self.params, none, *out),
+        }  # fmt: skip
+        with CompileNotice(*todo):
+            for fn in todo:
+                fn(self.state, *args[fn], 0, 0)
+                _READY.add(fn)
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty

@@ -138,7 +138,7 @@ class CompileNotice:
                 CompileNotice.said = True
                 sys.stderr.write(
                     "Delve: compiling the game engine with numba, once for this install "
-                    "(about a minute on 2 cores; later runs load it from numba's cache)\n"
+                    "(a minute or two on 2 cores; later runs load it from numba's cache)\n"
                 )
                 sys.stderr.flush()
             event.register("numba:compile", self.listener)

@@ -51,7 +51,11 @@ def watch(env, policy: Callable, name: str, seed: int, steps: int | None, fps: f
     from rich.text import Text
 
     console, last = Console(), [""]
-    env.reset(seed=seed)  # a first run compiles the engine here, its notice on the plain screen
+    # A first run compiles the engine: reset first and show its frame, then the step, with
+    # the notice and its count under that frame, before the screen goes full
+    env.reset(seed=seed)
+    print(frame(env, f"=== {name} agent, seed {seed}, step 0 ===", deque(maxlen=1)), flush=True)
+    env.unwrapped.engine.compile()
     with Live(console=console, screen=True, auto_refresh=False) as live:
         next_at = [time.monotonic()]
 
