@@ -106,8 +106,10 @@ def is_cached(fn) -> bool:
 class _Progress(event.Listener):
     """Counts engine functions compiled and shows the count on a terminal."""
 
+    done = 0  # in this process, across notices: the count goes on where the last one stopped
+
     def __init__(self, stream):
-        self.stream, self.done, self.depth = stream, 0, 0
+        self.stream, self.depth = stream, 0
 
     def on_start(self, ev):
         self.depth += 1
@@ -115,7 +117,7 @@ class _Progress(event.Listener):
     def on_end(self, ev):
         self.depth -= 1
         if isinstance(ev.data.get("dispatcher"), EngineDispatcher):
-            self.done += 1
+            _Progress.done += 1
             if self.stream.isatty():
                 total = max(len(_DISPATCHERS), self.done)
                 self.stream.write(f"\r  {self.done} of about {total} functions ")
