@@ -109,13 +109,12 @@ class _Progress(event.Listener):
     done = 0  # in this process, across notices: the count goes on where the last one stopped
 
     def __init__(self, stream):
-        self.stream, self.depth = stream, 0
+        self.stream = stream
 
     def on_start(self, ev):
-        self.depth += 1
+        pass
 
     def on_end(self, ev):
-        self.depth -= 1
         if isinstance(ev.data.get("dispatcher"), EngineDispatcher):
             _Progress.done += 1
             if self.stream.isatty():

@@ -16,8 +16,9 @@ from ..engine.actions import ACTION_NAMES
 from .play import LOG_LINES, heard
 
 
-def frame(env, title: str, log) -> str:
+def frame(env, name: str, seed: int, step: int, log) -> str:
     """One frame: a title line, the screen as text, the latest log lines."""
+    title = f"=== {name} agent, seed {seed}, step {step} ==="
     return "\n".join([title, env.render_text(), "-" * 40, *log])
 
 
@@ -27,7 +28,7 @@ def play_through(env, policy: Callable, name: str, seed: int, steps: int | None,
     whether the game ended, the last info, the last step's truncated)."""
     _, info = env.reset(seed=seed)
     log = deque(heard(info), maxlen=LOG_LINES)
-    show(frame(env, f"=== {name} agent, seed {seed}, step 0 ===", log))
+    show(frame(env, name, seed, 0, log))
     total, step, done, truncated = 0.0, 0, False, False
     while not done and (steps is None or step < steps):
         action = policy(env, info)
@@ -37,7 +38,7 @@ def play_through(env, policy: Callable, name: str, seed: int, steps: int | None,
         log.extend(heard(info))
         if done:
             log.append("Won: the king is home!" if info["episode_stats"]["won"] else "Lost.")
-        show(frame(env, f"=== {name} agent, seed {seed}, step {step} ===", log))
+        show(frame(env, name, seed, step, log))
     return step, total, done, info, truncated
 
 
@@ -54,7 +55,7 @@ def watch(env, policy: Callable, name: str, seed: int, steps: int | None, fps: f
     # A first run compiles the engine: reset first and show its frame, then the step, with
     # the notice and its count under that frame, before the screen goes full
     env.reset(seed=seed)
-    print(frame(env, f"=== {name} agent, seed {seed}, step 0 ===", deque(maxlen=1)), flush=True)
+    print(frame(env, name, seed, 0, ()), flush=True)
     env.unwrapped.engine.compile()
     with Live(console=console, screen=True, auto_refresh=False) as live:
         next_at = [time.monotonic()]
