@@ -24,6 +24,7 @@ from .engine.params import (
     P_CHEST_TRAP_PER_FLOOR,
     P_DEPTH,
     P_FIGHT_LOG,
+    P_FREE_ACTIONS,
     P_GUARD_CHANCE,
     P_LANTERN_PACES,
     P_LISTEN_HEAR,
@@ -42,6 +43,7 @@ from .engine.params import (
     P_TASK,
     P_TASK_FLOOR,
     P_TASK_LOCK,
+    P_TRAVEL_PACES,
     P_VAULT_CHANCE,
     P_VAULT_GOLD_FACTOR,
     P_VAULT_ITEMS,
@@ -103,6 +105,8 @@ TUNABLES = {
     "bath_nothing": (P_BATH_NOTHING, "weight", 0, 100, "bath weight: nothing"),
     "practice_xp": (P_PRACTICE_XP, "chance", 0, 1, "share of kill XP a practice bout gives"),
     "practice_max_level": (P_PRACTICE_MAX_LEVEL, "int", 0, 100, "practice XP only below this level"),
+    "travel_paces": (P_TRAVEL_PACES, "int", 1, 1000, "most paces one explore, travel or rest step takes"),
+    "free_actions": (P_FREE_ACTIONS, "int", 1, 30000, "time-free actions in a row before only time-passing ones are offered"),
 }  # fmt: skip
 
 KEYS = ("difficulty", "depth", "party", "reward_mode", "max_steps", "render_mode",
@@ -123,7 +127,7 @@ class Config:
     depth: int | None = None  # None: the difficulty's depth (RUN-1)
     party: tuple[str, ...] = tuple(CLASS_NAMES[c] for c in DEFAULT_PARTY)
     reward_mode: str = "sparse"
-    max_steps: int = 20000
+    max_steps: int | None = None  # None: the difficulty's step cap (params.PRESETS)
     render_mode: str | None = None
     invalid_action: str = "noop"
     task: str = "game"  # or a sub-task: "vault", "explore", "combat"
@@ -164,6 +168,8 @@ class Config:
     bath_nothing: float | None = None
     practice_xp: float | None = None
     practice_max_level: int | None = None
+    travel_paces: int | None = None
+    free_actions: int | None = None
 
     @classmethod
     def from_kwargs(cls, **kwargs) -> "Config":
@@ -183,8 +189,10 @@ class Config:
             _choice("render_mode", self.render_mode, RENDER_MODES)
         if self.depth is not None and not (_is_int(self.depth) and 2 <= self.depth <= MAX_DEPTH):
             raise ValueError(f"depth must be an integer in 2..{MAX_DEPTH}, got {self.depth!r}")
-        if not (_is_int(self.max_steps) and self.max_steps >= 1):
-            raise ValueError(f"max_steps must be a positive integer, got {self.max_steps!r}")
+        if self.max_steps is not None and not (_is_int(self.max_steps) and self.max_steps >= 1):
+            raise ValueError(
+                f"max_steps must be a positive integer (or None), got {self.max_steps!r}"
+            )
         if not isinstance(self.fight_log, (bool, np.bool_)):
             raise ValueError(f"fight_log must be True or False, got {self.fight_log!r}")
         _choice("task", self.task, TASKS)
@@ -209,12 +217,13 @@ class Config:
     def params(self) -> np.ndarray:
         """The engine's parameter vector for this config."""
         overrides = {
-            P_MAX_STEPS: self.max_steps,
             P_REWARD_SHAPED: float(self.reward_mode == "shaped"),
             P_FIGHT_LOG: float(bool(self.fight_log)),
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
+        if self.max_steps is not None:
+            overrides[P_MAX_STEPS] = self.max_steps
         for key, (index, *_) in TUNABLES.items():
             if getattr(self, key) is not None:
                 overrides[index] = getattr(self, key)
@@ -236,7 +245,7 @@ class Config:
         d["depth"] = int(p[P_DEPTH])
         for key, (index, kind, *_) in TUNABLES.items():
             d[key] = int(p[index]) if kind == "int" else float(p[index])
-        d["max_steps"], d["floor"] = int(self.max_steps), int(self.floor)
+        d["max_steps"], d["floor"] = int(p[P_MAX_STEPS]), int(self.floor)
         return d
 
     def party_classes(self) -> np.ndarray:

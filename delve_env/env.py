@@ -190,6 +190,7 @@ class DelveEnv(gym.Env):
         terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
         info = self._info()
         info["invalid_action"] = bool(self.engine.invalid[0])
+        info["paces"] = int(self.engine.paces[0])
         if self.config.fight_log:
             info["log"] = fightlog.decode(self.engine.state, 0)
         if terminated or truncated:

@@ -84,7 +84,8 @@ class DelveVectorEnv(VectorEnv):
         eng = self.engine
         record, masks = eng.step(actions, self._done, copy=True)
         self._done = eng.terminated | eng.truncated
-        info = {"action_mask": masks, "invalid_action": eng.invalid.copy()}
+        info = {"action_mask": masks, "invalid_action": eng.invalid.copy(),
+                "paces": eng.paces.copy()}  # fmt: skip
         if eng.state.keeper_new.any():  # SIX-1: bit k = Sixpence's event k this step
             info["keeper"] = eng.state.keeper_new.copy()
         if self.config.fight_log:  # per slot, what its step's fights did (fightlog.py)

@@ -26,6 +26,7 @@ CONFIGS = [
     {"task": "vault", "lock": "plate", "floor": 7, "max_steps": 60},
     {"task": "combat", "floor": 4, "max_steps": 40},
     {"task": "explore", "floor": 2, "max_steps": 200},
+    {"difficulty": "easy", "free_actions": 3, "travel_paces": 5},  # the free limit hit often
 ]
 
 

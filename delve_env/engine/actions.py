@@ -4,6 +4,9 @@ Powers (spells, class features, the Namer's name spells) reuse the same steps: `
 chooses who, `A_POWER + i` what (tables.POWER_NAMES), and a power that needs a target takes
 it as `A_USE + b` (a member) or `A_ATTACK + k` (a foe); `A_CANCEL` puts it back.
 
+Travel actions come last (`A_EXPLORE` on): explore, travel to the stair down or up, rest. Each
+takes many paces in one step, every pace the single move or wait it stands for (travel.py).
+
 Items are handled in two steps (PARTY-4, RAISE-1, ITEM-1): first select one item slot of one
 member (`A_SELECT`), then choose what to do with it: give it to member b (`A_GIVE`), use it on
 member b (`A_USE`), wear it or take it off (`A_WEAR`), or put it back (`A_CANCEL`). While an
@@ -62,7 +65,12 @@ A_SNEAK = A_LISTEN + 1  # 5: member m sneaks in at the door (SNEAK-1)
 A_CAST = A_SNEAK + MAX_MEMBERS  # 5: member m uses a power (a spell, a feature, a name spell)
 A_POWER = A_CAST + MAX_MEMBERS  # 42: the power to use (tables.POWER_NAMES); then its target
 A_CHOOSE = A_POWER + NUM_POWERS  # 6: take option o of the pending level choice (CHOICE-1)
-NUM_ACTIONS = A_CHOOSE + MAX_OPTIONS
+# Travel (travel.py): many paces in one step, each the single move or wait it stands for.
+A_EXPLORE = A_CHOOSE + MAX_OPTIONS  # walk toward the nearest unexplored place
+A_TRAVEL_DOWN = A_EXPLORE + 1  # walk to the stair down, once seen
+A_TRAVEL_UP = A_TRAVEL_DOWN + 1  # walk to the stair up
+A_REST = A_TRAVEL_UP + 1  # wait until no one can heal more
+NUM_ACTIONS = A_REST + 1
 
 
 def select_action(m: int, slot: int) -> int:
@@ -89,7 +97,9 @@ def action_name(i: int) -> str:
              A_STATUE: "step up to the living statue",
              A_BRIBE: "offer the band a bribe", A_LISTEN: "listen at the door",
              A_WEAR: "wear or take off the selected item",
-             A_CANCEL: "put the selected item back"}  # fmt: skip
+             A_CANCEL: "put the selected item back", A_EXPLORE: "explore",
+             A_TRAVEL_DOWN: "travel to the stair down", A_TRAVEL_UP: "travel to the stair up",
+             A_REST: "rest"}  # fmt: skip
     if i in fixed:
         return fixed[i]
     if i < A_ATTACK:

@@ -40,6 +40,7 @@ class Engine:
         self.terminated = np.zeros(num_envs, dtype=np.bool_)
         self.truncated = np.zeros(num_envs, dtype=np.bool_)
         self.invalid = np.zeros(num_envs, dtype=np.bool_)
+        self.paces = np.zeros(num_envs, dtype=np.int32)  # paces of each slot's last step
         self._set_threads(num_threads)
 
     def _set_threads(self, num_threads: int) -> None:
@@ -98,7 +99,8 @@ class Engine:
         args = {
             reset_batch: (self.params, self.party, np.zeros(0, dtype=np.uint64), none, *out),
             step_batch: (self.params, self.party, np.zeros(self.num_envs, dtype=np.int64), none,
-                         *out, self.rewards, self.terminated, self.truncated, self.invalid),
+                         *out, self.rewards, self.terminated, self.truncated, self.invalid,
+                         self.paces),
             refresh_batch: (self.params, none, *out),
         }  # fmt: skip
         with CompileNotice(*todo):
@@ -120,7 +122,7 @@ class Engine:
         copies = (np.empty_like(self.obs_record), np.empty_like(self.masks)) if copy else None
         self._run(step_batch, self.params, self.party, actions, needs_reset, self.obs_record,
                   self.masks, self.kept_rows, self.kept, self.rewards, self.terminated,
-                  self.truncated, self.invalid, copies=copies)  # fmt: skip
+                  self.truncated, self.invalid, self.paces, copies=copies)  # fmt: skip
         return copies
 
     def refresh(self, which: np.ndarray) -> None:

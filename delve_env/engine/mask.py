@@ -1,5 +1,7 @@
 """The exact legal-action mask: an unmasked action is legal, a legal one is never masked."""
 
+import numpy as np
+
 from .actions import (
     A_ATTACK,
     A_BATHE,
@@ -8,6 +10,7 @@ from .actions import (
     A_CANCEL,
     A_CAST,
     A_CHOOSE,
+    A_EXPLORE,
     A_GIVE,
     A_HINT,
     A_LEAVE,
@@ -19,6 +22,7 @@ from .actions import (
     A_POWER,
     A_PUSH,
     A_REPAIR,
+    A_REST,
     A_RING,
     A_RUN,
     A_SEARCH,
@@ -47,7 +51,7 @@ from .items import can_give, can_select, can_use, can_wear
 from .jit import njit
 from .loot import has_loot
 from .moving import can_step, is_stair_open
-from .params import P_TASK, TASK_EXPLORE, TASK_VAULT
+from .params import P_FREE_ACTIONS, P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import is_standing
 from .powers import can_cast, can_choose_power, can_use_power, power_target
 from .state import DIRTY_ALL, DIRTY_MAGIC, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
@@ -71,6 +75,7 @@ from .tables import (
     T_MEMBER,
     WALL,
 )
+from .travel import NO_WAY, NUM_TRAVELS, REST, can_rest, first_steps
 from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
@@ -113,6 +118,25 @@ def mask_ground(s, p, e, mask):
     mask[A_TRAIN] = can_train(s, p, e)  # COURT-2
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    first_steps(s, e, ways)  # explore and travel while there is a way; rest while it heals
+    for k in range(REST):
+        mask[A_EXPLORE + k] = ways[k] != NO_WAY
+    mask[A_REST] = can_rest(s, e)
+
+
+@njit(cache=True)
+def is_over_free_limit(s, p, e):
+    """No free stall (step.count_free): the limit of time-free actions in a row is reached."""
+    return s.free_streak[e] >= p[P_FREE_ACTIONS]
+
+
+@njit(cache=True)
+def keep_timed(mask):
+    """Over the free limit, exploring: only what passes time or takes the stairs."""
+    for a in range(len(mask)):
+        timed = a < A_LOOT or A_SNEAK <= a < A_CAST or a == A_LISTEN or a >= A_EXPLORE
+        mask[a] = mask[a] and timed
 
 
 @njit(cache=True)
@@ -226,6 +250,8 @@ def mask_explore(s, p, e, mask):
     mask_ground(s, p, e, mask)
     mask_items(s, p, e, mask)
     mask_casters(s, p, e, mask)
+    if is_over_free_limit(s, p, e):
+        keep_timed(mask)
 
 
 @njit(cache=True)
@@ -259,7 +285,7 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
         if explore and dirty != DIRTY_ALL:
             mask[:] = kept_row
             dirty = int(dirty) & ~DIRTY_SELECT
-    if dirty & DIRTY_SELECT or selected or casting:
+    if dirty & DIRTY_SELECT or selected or casting or is_over_free_limit(s, p, e):
         dirty = DIRTY_ALL
     if explore and dirty != DIRTY_ALL:
         mask_ground(s, p, e, mask)
@@ -283,6 +309,8 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
         mask_fight(s, p, e, mask)
     elif s.mode[e] == WALL or s.mode[e] == PLATE:
         mask_lock(s, p, e, mask)
+    elif (s.mode[e] == STORE or s.mode[e] == STATUE) and is_over_free_limit(s, p, e):
+        mask[A_LEAVE] = True  # no free stall: only leaving
     elif s.mode[e] == STORE:
         mask_store(s, p, e, mask)
         mask_items(s, p, e, mask)  # to sell or repair

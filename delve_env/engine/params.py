@@ -71,8 +71,10 @@ from .tables import CLERIC, HERO, ROGUE, WIZARD
     P_BRIBE_REVEAL,  # BRIBE-2 chance a paid band reveals the floor's rooms
     P_BRIBE_STONE,  # BRIBE-2 chance a paid band hands over a summoning stone
     P_FIGHT_LOG,  # 1: the engine writes the fight log of each step (fightlog.py), 0: off
+    P_TRAVEL_PACES,  # the most paces one explore, travel or rest step takes (travel.py)
+    P_FREE_ACTIONS,  # time-free actions in a row before only time-passing ones are offered
     NUM_PARAMS,
-) = range(62)
+) = range(64)
 
 TASK_GAME, TASK_VAULT, TASK_EXPLORE, TASK_COMBAT = 0, 1, 2, 3
 
@@ -88,6 +90,7 @@ PRESETS = {
         P_MONSTER_ATK: 0,
         P_TRAP_AVOID_STEP: 0,
         P_WALL_WOUND: 1.0,
+        P_MAX_STEPS: 3000,  # about four times the scripted expert's game
     },
     "normal": {
         P_DEPTH: 6,
@@ -97,6 +100,7 @@ PRESETS = {
         P_MONSTER_ATK: 0,
         P_TRAP_AVOID_STEP: 1,
         P_WALL_WOUND: 1.5,
+        P_MAX_STEPS: 5000,  # about four times the scripted expert's game
     },
     "hard": {
         P_DEPTH: 8,
@@ -106,6 +110,7 @@ PRESETS = {
         P_MONSTER_ATK: 1,
         P_TRAP_AVOID_STEP: 2,
         P_WALL_WOUND: 2.0,
+        P_MAX_STEPS: 10000,  # about four times the scripted expert's game
     },
 }
 
@@ -129,7 +134,6 @@ COMMON = {
     P_SECRET_DOOR: 0.1,
     P_EXTRA_HALLS: 0.3,
     P_REWARD_SHAPED: 0,
-    P_MAX_STEPS: 20000,
     P_VAULT_CHANCE: 0.5,
     P_TASK: TASK_GAME,
     P_ROOM_GOLD_CHANCE: 0.6,
@@ -163,6 +167,8 @@ COMMON = {
     P_BRIBE_REVEAL: 0.5,
     P_BRIBE_STONE: 0.25,
     P_FIGHT_LOG: 0,
+    P_TRAVEL_PACES: 100,
+    P_FREE_ACTIONS: 40,
 }
 
 DEFAULT_PARTY = (HERO, ROGUE, WIZARD, CLERIC)

@@ -19,11 +19,52 @@ SHAPED_WEIGHTS = {
     "death": -0.2,
     "map": 0.05,
     "page": 0.02,
-    "book": 0.3,
-    "king": 0.3,
 }
 EVENT_WEIGHTS = np.array([SHAPED_WEIGHTS.get(n, 0.0) for n in EVENT_NAMES], dtype=np.float64)
 assert len(EVENT_WEIGHTS) == NUM_EVENTS
+
+
+# The whole game's progress, shaped mode only: a potential whose change each step is added to
+# the reward, so the best policy stays the same (Ng et al. 1999; tasks.task_potential). Going
+# down: tiles seen; on the deepest floor reached, its stair down seen and each pace nearer it
+# (rows + columns, up to 50); each floor left behind counts as its stair reached. The book
+# held; the king in the party; then each floor climbed with him and each pace nearer the stair
+# up. Reaching a stair and taking it never lowers the potential.
+GAME_TILE_REWARD = 0.0002
+GAME_STAIR_SEEN_REWARD = 0.05
+GAME_PACE_REWARD = 0.002  # per pace nearer the stair the party is heading for, up to 50
+FLOOR_DONE_REWARD = GAME_STAIR_SEEN_REWARD + 50 * GAME_PACE_REWARD
+BOOK_HELD_REWARD = 0.3
+KING_HELD_REWARD = 0.3
+CLIMB_REWARD = 0.1  # a floor climbed with the king, beside its 50 paces
+CLIMB_DONE_REWARD = CLIMB_REWARD + 50 * GAME_PACE_REWARD
+
+
+@njit(cache=True)
+def paces_left(s, e, stair):
+    """Rows + columns from the party to the floor's stair (x, y in `stair`), at most 50."""
+    f = s.floor[e]
+    return min(50, abs(int(s.x[e]) - int(stair[e, f, 0])) + abs(int(s.y[e]) - int(stair[e, f, 1])))
+
+
+@njit(cache=True)
+def game_potential(s, e):
+    """The potential of the whole game's progress (the table above)."""
+    depth = s.floor_visited.shape[1] - 1
+    f = int(s.floor[e])
+    phi = GAME_TILE_REWARD * s.stat_tiles[e] + BOOK_HELD_REWARD * s.has_book[e]
+    if s.has_king[e]:
+        phi += KING_HELD_REWARD + FLOOR_DONE_REWARD * (depth - 1)
+        phi += CLIMB_DONE_REWARD * (depth - f)
+        if f > 0:
+            phi += GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_up))
+        return phi
+    deepest = int(s.stat_deepest[e])
+    phi += FLOOR_DONE_REWARD * max(0, deepest - 1)
+    x, y = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
+    if f == deepest and 0 < f < depth and s.fog[e, f, y, x] != 0:
+        phi += GAME_STAIR_SEEN_REWARD + GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_down))
+    return phi
 
 
 @njit(cache=True)

@@ -59,6 +59,7 @@ FIELDS = {
     "keeper_seen": ((), np.int32),  # bit k: Sixpence's event k happened this run (SIX-1)
     "keeper_given": ((), np.int32),  # bit k: its gift was handed over (it waits for pack room)
     "keeper_new": ((), np.int32),  # bit k: event k happened in the last step
+    "free_streak": ((), np.int16),  # time-free actions in a row (step.count_free)
     "report_pace": ((), np.int32),  # the pace a report was last read at (SIX-1, VIEW-1)
     "book_floor": ((), np.int8),  # RUN-2
     "book_room": ((), np.int8),

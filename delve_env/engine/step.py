@@ -14,6 +14,7 @@ from .actions import (
     A_CANCEL,
     A_CAST,
     A_CHOOSE,
+    A_EXPLORE,
     A_GIVE,
     A_HINT,
     A_LEAVE,
@@ -61,10 +62,12 @@ from .moving import arrive, search_walls, step_party, take_stairs
 from .observe import observe, update_room_code
 from .params import (
     P_FIGHT_LOG,
+    P_FREE_ACTIONS,
     P_MAX_STEPS,
     P_PURSE_FACTOR,
     P_START_RATIONS,
     P_TASK,
+    P_TRAVEL_PACES,
     TASK_GAME,
 )
 from .party import add_member, swap_positions
@@ -77,8 +80,9 @@ from .state import DIRTY_ALL
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
-from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM
+from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
+from .travel import NO_WAY, NUM_TRAVELS, REST, first_steps, stops_here, total_hp
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
@@ -237,47 +241,108 @@ def act(s, p, e, a, rng):
             s.mode[e] = s.choice_from[e]
 
 
+@njit(cache=True)
+def one_action(s, p, e, a, rng):
+    """Carry out one legal action and what follows from it: the level choice it may owe, the
+    quest or the sub-task, Sixpence. Returns its reward (the shaped potential's change in)."""
+    s.events[e] = 0
+    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this action's fight log (fightlog.py)
+    s.keeper_new[e] = 0
+    mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
+    potential = task_potential(s, p, e)
+    act(s, p, e, a, rng)
+    await_choice(s, e)
+    if p[P_TASK] == TASK_GAME:
+        update_quest(s, e)
+        keep(s, e, seen, False)
+    else:
+        update_task(s, p, e)
+    shaping = task_potential(s, p, e) - potential
+    if s.mode[e] != mode or s.outcome[e] != outcome:  # another screen: write it all
+        s.dirty[e] = DIRTY_ALL
+    update_room_code(s, e)
+    s.achieved[e] |= s.events[e]
+    return step_reward(s, p, e) + shaping
+
+
+@njit(cache=True)
+def travel(s, p, e, kind, rng):
+    """Explore, travel to a stair or rest (travel.py): the same single moves or waits, one
+    pace each, until the walk stops or the pace cap. Returns the summed reward; the step's
+    events are every pace's."""
+    reward = 0.0
+    events = 0
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    for _ in range(int(p[P_TRAVEL_PACES])):
+        if kind == REST:
+            a = A_WAIT
+        else:
+            first_steps(s, e, ways)
+            if ways[kind] == NO_WAY:
+                break
+            a = A_MOVE + ways[kind]
+        f = s.floor[e]
+        hp, room = total_hp(s, e), s.room_of[e, f, s.y[e], s.x[e]]
+        reward += one_action(s, p, e, a, rng)
+        events |= s.events[e]
+        if stops_here(s, e, kind, s.events[e], s.keeper_new[e], hp, room):
+            break
+    s.events[e] = events
+    return reward
+
+
+@njit(cache=True)
+def count_free(s, p, e, mode, pace):
+    """No free stall: actions on the explore, store and statue screens that pass no pace are
+    counted; a pace starts the count again. At the limit the explore screen offers only what
+    passes time or takes the stairs (mask.py); the store and the statue, leaving."""
+    before = s.free_streak[e]
+    if s.pace[e] != pace:
+        s.free_streak[e] = 0
+    elif mode == EXPLORE or mode == STORE or mode == STATUE:
+        s.free_streak[e] = min(before + 1, 30000)
+    limit = p[P_FREE_ACTIONS]
+    if (before >= limit) != (s.free_streak[e] >= limit):
+        s.dirty[e] = DIRTY_ALL
+
+
 @njit(cache=True, inline="always")
 def step_slot(s, p, e, a, mask, rng):
     """One env step: returns (reward, terminated, truncated, invalid)."""
-    s.events[e] = 0
-    s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this step's fight log (fightlog.py)
-    shaping = 0.0
     invalid = not mask[a]
-    if not invalid:  # a refused action changes nothing, Sixpence's last words included
-        s.keeper_new[e] = 0
-        mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
-        potential = task_potential(s, p, e)
-        act(s, p, e, a, rng)
-        await_choice(s, e)
-        if p[P_TASK] == TASK_GAME:
-            update_quest(s, e)
-            keep(s, e, seen, False)
+    if invalid:  # a refused action changes nothing, Sixpence's last words included
+        s.events[e] = 0
+        s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1
+        reward = step_reward(s, p, e)
+    else:
+        mode, pace = s.mode[e], s.pace[e]
+        if a >= A_EXPLORE:
+            reward = travel(s, p, e, a - A_EXPLORE, rng)
         else:
-            update_task(s, p, e)
-        shaping = task_potential(s, p, e) - potential
-        if s.mode[e] != mode or s.outcome[e] != outcome:  # another screen: write it all
-            s.dirty[e] = DIRTY_ALL
-        update_room_code(s, e)
-    s.achieved[e] |= s.events[e]
+            reward = one_action(s, p, e, a, rng)
+        count_free(s, p, e, mode, pace)
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
     truncated = not terminated and s.steps[e] >= p[P_MAX_STEPS]
-    return step_reward(s, p, e) + shaping, terminated, truncated, invalid
+    return reward, terminated, truncated, invalid
 
 
 @njit(cache=True, nogil=True)
 def step_batch(s, p, party, actions, needs_reset, obs, masks, kept_rows, kept, rewards,
-               terminated, truncated, invalid, lo, hi):  # fmt: skip
+               terminated, truncated, invalid, paces, lo, hi):  # fmt: skip
     """Step envs lo..hi-1; an env flagged in `needs_reset` starts a new run instead (its next
-    seed drawn from its own RNG, so a slot's games never depend on the others)."""
+    seed drawn from its own RNG, so a slot's games never depend on the others). `paces`: the
+    paces each step took (a travel step takes many)."""
     for e in range(lo, hi):
         if needs_reset[e]:
             next_run(s, p, e, party)
             rewards[e], terminated[e], truncated[e], invalid[e] = 0.0, False, False, False
+            paces[e] = 0
         else:
+            pace = s.pace[e]
             r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
             rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
+            paces[e] = s.pace[e] - pace
         write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 
 

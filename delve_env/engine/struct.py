@@ -88,6 +88,7 @@ def _struct_of(nt):
     s.keeper_seen = nt.keeper_seen
     s.keeper_given = nt.keeper_given
     s.keeper_new = nt.keeper_new
+    s.free_streak = nt.free_streak
     s.report_pace = nt.report_pace
     s.book_floor = nt.book_floor
     s.book_room = nt.book_room
@@ -255,6 +256,7 @@ def clear_slot(s, e):
     s.keeper_seen[e] = 0
     s.keeper_given[e] = 0
     s.keeper_new[e] = 0
+    s.free_streak[e] = 0
     s.report_pace[e] = 0
     s.book_floor[e] = 0
     s.book_room[e] = 0

@@ -17,9 +17,11 @@ from .params import (
     P_TASK_LOCK,
     TASK_COMBAT,
     TASK_EXPLORE,
+    TASK_GAME,
     TASK_VAULT,
 )
 from .party import num_standing
+from .rewards import game_potential
 from .rng import randint
 from .tables import EV_LOST, EV_WON, EXPLORE, WALL_HISTORY, WALL_LOCK, WALL_RINGS
 from .vaults import best_guess, num_symbols, place_vault, plate_size, start_work
@@ -107,11 +109,13 @@ def wall_candidates(s, e, f):
 
 @njit(cache=True)
 def task_potential(s, p, e):
-    """The shaped reward's potential of a sub-task's progress (0 for the game, combat, and
-    sparse rewards)."""
+    """The shaped reward's potential of the game's or a sub-task's progress (0 for combat and
+    for sparse rewards)."""
     task = p[P_TASK]
-    if p[P_REWARD_SHAPED] == 0 or (task != TASK_EXPLORE and task != TASK_VAULT):
+    if p[P_REWARD_SHAPED] == 0 or task == TASK_COMBAT:
         return 0.0
+    if task == TASK_GAME:
+        return game_potential(s, e)
     f = int(p[P_TASK_FLOOR])
     if task == TASK_EXPLORE:
         held = MAP_HELD_REWARD * ((s.maps_held[e] >> f) & 1)

@@ -1,0 +1,132 @@
+"""Travel: explore, walk to a stair, rest. One action, many paces; each pace is the very single
+move (or wait) a step would take, through the same mechanics, and the walk stops where a
+player would stop to decide (docs/RULES.md, Travel). This file only chooses the next pace and
+says when to stop; `step.travel` takes the paces.
+"""
+
+import numpy as np
+
+from .floors import DX, DY, is_walkable
+from .jit import njit
+from .loot import has_loot
+from .party import is_standing
+from .tables import DOOR, EXPLORE, MAX_MEMBERS
+from .traits import may_heal
+
+EXPLORE_TO, DOWN_TO, UP_TO, REST = 0, 1, 2, 3  # travel kinds, in action order (A_EXPLORE + k)
+NUM_TRAVELS = 4
+NO_WAY = -1
+
+
+@njit(cache=True)
+def is_explore_goal(s, e, f, x, y, here):
+    """A tile explore walks to: a remembered walkable tile beside an unseen one (while the
+    floor's map is not held: with it, what is unseen is rock), or a tile of a known room not
+    yet entered other than the room the party stands in."""
+    r = s.room_of[e, f, y, x]
+    if r >= 0 and r != here and not s.room_entered[e, f, r]:
+        return True
+    if (s.maps_held[e] >> f) & 1:
+        return False
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < W and 0 <= ny < H and s.fog[e, f, ny, nx] == 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def first_steps(s, e, ways):
+    """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
+    the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
+    explore goal, the stair down once seen, the stair up), NO_WAY when there is none or the
+    party is on it. Ties go to the first direction in north, east, south, west order."""
+    ways[:] = NO_WAY
+    f = s.floor[e]
+    if f == 0 or s.mode[e] != EXPLORE:
+        return
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
+    queue = np.empty(H * W, dtype=np.int32)
+    x0, y0 = s.x[e], s.y[e]
+    here = s.room_of[e, f, y0, x0]
+    start = y0 * W + x0
+    first[start] = -1
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        y, x = c // W, c % W
+        if c != start and ways[EXPLORE_TO] == NO_WAY and is_explore_goal(s, e, f, x, y, here):
+            ways[EXPLORE_TO] = first[c]
+        for d in range(4):
+            nx, ny = x + DX[d], y + DY[d]
+            if not (0 <= nx < W and 0 <= ny < H):
+                continue
+            n = ny * W + nx
+            if first[n] == -2 and s.fog[e, f, ny, nx] != 0 and is_walkable(s.tiles[e, f, ny, nx]):
+                first[n] = d if c == start else first[c]
+                queue[tail] = n
+                tail += 1
+    for k, stair in ((DOWN_TO, s.stair_down), (UP_TO, s.stair_up)):
+        x, y = stair[e, f, 0], stair[e, f, 1]
+        if (x != x0 or y != y0) and s.fog[e, f, y, x] != 0 and first[y * W + x] >= 0:
+            ways[k] = first[y * W + x]
+
+
+@njit(cache=True)
+def can_rest(s, e):
+    """Rest is offered exploring a floor with rations while a standing member can still heal
+    (HEAL-1) or fill its well."""
+    if s.floor[e] == 0 or s.mode[e] != EXPLORE or s.rations[e] == 0:
+        return False
+    for m in range(MAX_MEMBERS):
+        hurt = s.hp[e, m] < s.ceiling[e, m] and may_heal(s, e, m)
+        if is_standing(s, e, m) and (hurt or s.mana[e, m] < s.well[e, m]):
+            return True
+    return False
+
+
+@njit(cache=True)
+def total_hp(s, e):
+    t = 0
+    for m in range(MAX_MEMBERS):
+        t += s.hp[e, m]
+    return t
+
+
+@njit(cache=True)
+def at_new_door(s, e):
+    """The party stands on a door of a room it has not entered (to listen, or sneak in)."""
+    f, x, y = s.floor[e], s.x[e], s.y[e]
+    if s.tiles[e, f, y, x] != DOOR:
+        return False
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < W and 0 <= ny < H:
+            r = s.room_of[e, f, ny, nx]
+            if r >= 0 and not s.room_entered[e, f, r]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def stops_here(s, e, kind, events, keeper_new, hp_before, room_before):
+    """After one pace: does the walk stop? It stops for anything a player stops for: another
+    screen or the end (a fight, a wandering band, a level choice), any event (a new room or
+    floor, hunger, a secret door, loot...), Sixpence, a wound, the door of a room not yet
+    entered, a room with something to take; resting stops once no one can heal."""
+    if s.mode[e] != EXPLORE or s.outcome[e] != 0 or events != 0 or keeper_new != 0:
+        return True
+    if total_hp(s, e) < hp_before:
+        return True
+    if kind == REST:
+        return not can_rest(s, e)
+    f = s.floor[e]
+    r = s.room_of[e, f, s.y[e], s.x[e]]
+    if r >= 0 and r != room_before and has_loot(s, e, f, r):
+        return True
+    return at_new_door(s, e)

@@ -1,0 +1,213 @@
+"""Travel (docs/RULES.md, Travel): explore, travel to a stair and rest take many paces in one
+step, each pace the very single move or wait a step would take; they stop where a player
+would; and no free stall: the limit of time-free actions in a row."""
+
+from collections import deque
+
+import numpy as np
+import pytest
+from conftest import make_scene
+
+from delve_env import DelveEnv
+from delve_env.engine.actions import (
+    A_EXPLORE,
+    A_MOVE,
+    A_REST,
+    A_SELECT,
+    A_STAIRS,
+    A_SWAP,
+    A_TRAVEL_DOWN,
+    A_TRAVEL_UP,
+    A_WAIT,
+    NUM_ACTIONS,
+)
+from delve_env.engine.floors import DX, DY, is_walkable
+from delve_env.engine.params import (
+    P_FREE_ACTIONS,
+    P_HALL_WANDER,
+    P_HEAL_PACES,
+    P_JUNCTION_WANDER,
+)
+from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN
+from delve_env.engine.travel import NUM_TRAVELS, at_new_door, first_steps
+
+TRAVELS = (A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST)
+UNCOUNTED = ("steps", "events", "log", "log_n")  # a step's own counter and its record
+
+
+def fields(s) -> dict:
+    return {k: getattr(s, k).copy() for k in s._fields if k not in UNCOUNTED}
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "hard"])
+def test_a_travel_step_is_exactly_its_single_moves(difficulty):
+    """On many seeds and many travel steps, interrupted ones included: the state (every field
+    but the step count and the step's record), the rewards summed and the mask after one
+    travel step are those the same paces taken one move at a time give."""
+    a_env = DelveEnv(difficulty=difficulty, reward_mode="shaped")
+    b_env = DelveEnv(difficulty=difficulty, reward_mode="shaped")
+    rng = np.random.default_rng(0)
+    ends = {"fight": 0, "explore": 0, "several paces": 0}
+    for seed in range(12):
+        a_env.reset(seed=seed)
+        b_env.reset(seed=seed)
+        for _ in range(120):
+            mask = a_env.action_masks()
+            travels = [a for a in TRAVELS if mask[a]]
+            if not travels or rng.random() < 0.3:
+                a = int(rng.choice(np.flatnonzero(mask)))
+                _, _, term, trunc, _ = a_env.step(a)
+                if term or trunc:
+                    break
+                continue
+            a = int(rng.choice(travels))
+            b_env.load_state(a_env.save_state())
+            pace = int(a_env.state.pace[0])
+            _, reward, term, trunc, info = a_env.step(a)
+            paces = int(a_env.state.pace[0]) - pace
+            assert info["paces"] == paces >= 1
+            b_rewards = 0.0
+            s = b_env.state
+            ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+            for _ in range(paces):
+                if a == A_REST:
+                    m = A_WAIT
+                else:
+                    first_steps(s, 0, ways)
+                    m = A_MOVE + int(ways[a - A_EXPLORE])
+                assert b_env.action_masks()[m]
+                b_rewards += b_env.step(m)[1]
+            want, got = fields(b_env.state), fields(a_env.state)
+            assert [k for k in want if not np.array_equal(want[k], got[k])] == []
+            assert np.array_equal(a_env.action_masks(), b_env.action_masks())
+            assert reward == pytest.approx(b_rewards, abs=1e-5)  # float32 rewards
+            mode = int(a_env.state.mode[0])
+            ends[
+                "fight" if mode == FIGHT else "explore" if mode == EXPLORE else "other screen"
+            ] += 1
+            ends["several paces"] += paces > 1
+            if term or trunc:
+                break
+    assert min(ends.values()) > 0, ends
+
+
+def shortest(s, goal) -> int:
+    """Paces of the shortest walk over remembered walkable tiles from the party to `goal`."""
+    f, start = int(s.floor[0]), (int(s.x[0]), int(s.y[0]))
+    H, W = s.tiles.shape[2:]
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        x, y = todo.popleft()
+        for d in range(4):
+            nx, ny = x + int(DX[d]), y + int(DY[d])
+            if (nx, ny) in dist or not (0 <= nx < W and 0 <= ny < H):
+                continue
+            if s.fog[0, f, ny, nx] and is_walkable(s.tiles[0, f, ny, nx]):
+                dist[(nx, ny)] = dist[(x, y)] + 1
+                todo.append((nx, ny))
+    return dist.get(goal, -1)
+
+
+def quiet_floor(scene) -> tuple[int, int]:
+    """Down to floor 1, its map held, every room entered and emptied, no bands, no wandering:
+    nothing to stop a walk. Returns the stair down."""
+    s = scene.s
+    scene.act(A_STAIRS)
+    f = int(s.floor[0])
+    s.maps_held[0] |= 1 << f
+    s.fog[0, f][s.tiles[0, f] != 0] = 1  # the layout known (as read_map shows it)
+    s.room_entered[0, f, :] = True
+    s.band_kind[0, f] = -1
+    s.room_gold[0, f] = 0
+    s.room_items[0, f] = 0
+    s.room_pages[0, f] = -1
+    s.room_map[0, f] = False
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    return int(s.stair_down[0, f, 0]), int(s.stair_down[0, f, 1])
+
+
+def test_travel_down_walks_a_shortest_way_and_stops_on_the_stair(scene):
+    """With nothing to stop for, travel to the stair down takes exactly the shortest walk's
+    paces over the remembered tiles and ends on the stair."""
+    s = scene.s
+    want = shortest(s, quiet_floor(scene))
+    assert want > 1
+    _, _, _, _, info = scene.act(A_TRAVEL_DOWN)
+    assert info["paces"] == want
+    assert s.tiles[0, 1, s.y[0], s.x[0]] == STAIR_DOWN
+    assert not scene.legal(A_TRAVEL_DOWN)  # on it: nothing left to walk
+
+
+def test_the_pace_cap_ends_a_long_walk():
+    """travel_paces caps one step's paces (checked at two caps)."""
+    for cap in (3, 7):
+        scene = make_scene(seed=4, travel_paces=cap)
+        assert shortest(scene.s, quiet_floor(scene)) > cap
+        assert scene.act(A_TRAVEL_DOWN)[4]["paces"] == cap
+
+
+def test_rest_waits_until_no_one_can_heal(scene):
+    """Rest is offered while a standing member can heal and there are rations; it waits
+    until everyone is whole, and is not offered then."""
+    env = scene.env
+    s = scene.s
+    scene.act(A_STAIRS)
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    assert not scene.legal(A_REST)
+    s.hp[0, 0] = s.ceiling[0, 0] - 2
+    assert scene.legal(A_REST)
+    _, _, _, _, info = env.step(A_REST)
+    assert info["paces"] == 2 * int(scene.p[P_HEAL_PACES]) - int(s.heal_clock[0])
+    assert s.hp[0, 0] == s.ceiling[0, 0]
+    assert not scene.legal(A_REST)
+    s.hp[0, 0] = s.ceiling[0, 0] - 2
+    s.rations[0] = 0  # FOOD-3: no rations, no healing
+    assert not scene.legal(A_REST)
+
+
+def test_explore_stops_at_the_door_of_a_room_not_entered(scene):
+    """Explore walks until the door of a room not yet entered, and steps in on the next."""
+    scene = make_scene(seed=2)
+    env, s = scene.env, scene.s
+    scene.act(A_STAIRS)
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    for _ in range(40):
+        rooms = int(s.stat_rooms[0])
+        assert scene.legal(A_EXPLORE)
+        env.step(A_EXPLORE)
+        if at_new_door(s, 0):
+            env.step(A_EXPLORE)
+            assert s.stat_rooms[0] == rooms + 1  # one pace in: a new room
+            return
+        if s.mode[0] != EXPLORE:
+            env.step(int(np.flatnonzero(env.action_masks())[0]))
+    pytest.fail("explore never reached a door")
+
+
+@pytest.mark.parametrize("limit", [2, 5])
+def test_no_free_stall(scene, limit):
+    """free_actions time-free actions in a row, then only what passes time or takes the
+    stairs is offered, until a pace passes (two limits)."""
+    env = scene.env
+    s = scene.s
+    scene.act(A_STAIRS)
+    scene.p[P_FREE_ACTIONS] = limit
+    s.free_streak[0] = 0  # (taking the stairs was one)
+    for i in range(limit):
+        assert scene.legal(A_SWAP), i
+        env.step(A_SWAP)
+    mask = env.action_masks()
+    assert not mask[A_SWAP] and not mask[A_SELECT : A_SELECT + 55].any()
+    assert mask[A_WAIT] and mask[A_STAIRS - 1]  # wait and search pass time
+    env.step(A_WAIT)
+    assert s.free_streak[0] == 0 and env.action_masks()[A_SWAP]
+
+
+def test_travel_actions_are_named_and_last():
+    from delve_env.engine.actions import action_name
+
+    assert [action_name(a) for a in TRAVELS] == [
+        "explore", "travel to the stair down", "travel to the stair up", "rest"
+    ]  # fmt: skip
+    assert TRAVELS[-1] == NUM_ACTIONS - 1
