@@ -62,6 +62,10 @@ from .engine.tables import (
 )
 
 REWARD_MODES = ("sparse", "shaped")
+# RUN-5: the step cap a config gets unless it sets max_steps: about four times the scripted
+# expert's longest games (easy 1,329 steps at depth 4, normal 1,909 at 6; hard's 99th
+# percentile 3,722 at 8)
+STEPS_PER_FLOOR = 750
 RENDER_MODES = ("ansi", "rgb_array", "human")
 INVALID_ACTION_MODES = ("noop", "raise")
 TASKS = ("game", "vault", "explore", "combat")
@@ -127,7 +131,7 @@ class Config:
     depth: int | None = None  # None: the difficulty's depth (RUN-1)
     party: tuple[str, ...] = tuple(CLASS_NAMES[c] for c in DEFAULT_PARTY)
     reward_mode: str = "sparse"
-    max_steps: int | None = None  # None: the difficulty's step cap (params.PRESETS)
+    max_steps: int | None = None  # None: STEPS_PER_FLOOR x the depth
     render_mode: str | None = None
     invalid_action: str = "noop"
     task: str = "game"  # or a sub-task: "vault", "explore", "combat"
@@ -222,8 +226,6 @@ class Config:
         }
         if self.depth is not None:
             overrides[P_DEPTH] = self.depth
-        if self.max_steps is not None:
-            overrides[P_MAX_STEPS] = self.max_steps
         for key, (index, *_) in TUNABLES.items():
             if getattr(self, key) is not None:
                 overrides[index] = getattr(self, key)
@@ -231,7 +233,9 @@ class Config:
             depth = self.floor + 1 if self.task == "explore" else self.floor
             overrides.update({P_TASK: TASKS.index(self.task), P_TASK_FLOOR: self.floor,
                               P_TASK_LOCK: LOCKS.index(self.lock) + 1, P_DEPTH: max(2, depth)})  # fmt: skip
-        return make_params(self.difficulty, overrides)
+        p = make_params(self.difficulty, overrides)
+        p[P_MAX_STEPS] = STEPS_PER_FLOOR * p[P_DEPTH] if self.max_steps is None else self.max_steps
+        return p
 
     def snapshot_dict(self) -> dict:
         """The config as a snapshot records it (JSON-able): every key but `render_mode` and

@@ -39,7 +39,7 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(252)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(256)`, the same in every mode; `action_name(i)` names each index:
 
     | index | action |
     |---|---|
@@ -78,6 +78,10 @@ class DelveEnv(gym.Env):
     | 199-203 | member m uses a power (a spell, a class feature, a name spell) |
     | 204-245 | use power i (`engine/tables.POWER_NAMES`); then its target, if any |
     | 246-251 | take option o of the level choice owed (CLASS-1, CHOICE-1) |
+    | 252 | explore: walk toward the nearest unexplored place (many paces, one step) |
+    | 253 | travel to the stair down, once seen |
+    | 254 | travel to the stair up |
+    | 255 | rest until no one can heal more |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
@@ -106,6 +110,13 @@ class DelveEnv(gym.Env):
     level 2 or 3 the game waits in mode `choice` until 246-251 takes one of the class's
     options (only the legal ones are offered).
 
+    Travel (252-255, docs/RULES.md): one step of many paces, each the very single move (or
+    wait) it stands for, through every per-pace rule; it stops where a player would (a fight,
+    any event, Sixpence, a wound, a door of a room not yet entered, a room with loot, the goal,
+    `travel_paces`). `info["paces"]` says how many paces a step took. No free stall: after
+    `free_actions` time-free actions in a row, exploring offers only what passes time or takes
+    the stairs, and a store or a statue only leaving, until a pace passes.
+
     ## Observation space
     A Dict of uint8 arrays: `map` (2 x 15 x 15: the crop around the party and the coarse floor
     view), `party` (5 x 22), `status` (75), `fight` (77), `puzzle` (132), `pack` (5 x 11 x 4),
@@ -117,7 +128,7 @@ class DelveEnv(gym.Env):
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
-    the small event terms of `engine/rewards.py`.
+    the small event terms and the game's progress potential of `engine/rewards.py`.
 
     With `fight_log=True`, `info["log"]` lists what the step's fights did as dicts (attacks
     with both rolls, damage, bites, drains, bribes asked and paid, kills, death saves, deaths,

@@ -245,9 +245,14 @@ def no_vaults(env: DelveEnv) -> DelveEnv:
     return env
 
 
+# Hand-set scenes take as many time-free actions in a row as they need (selections, chests,
+# bids...), and as many steps; the limits have their own tests (test_travel.py).
+NO_FREE_LIMIT = {"free_actions": 30000, "max_steps": 100_000}
+
+
 def make_scene(depth: int = 2, seed: int = 0, **config) -> Scene:
     """A reset env of the given depth and config, as a Scene (no vault locks)."""
-    env = DelveEnv(depth=depth, **config)
+    env = DelveEnv(depth=depth, **{**NO_FREE_LIMIT, **config})
     env.reset(seed=seed)
     return Scene(no_vaults(env))
 
@@ -255,7 +260,7 @@ def make_scene(depth: int = 2, seed: int = 0, **config) -> Scene:
 @pytest.fixture
 def env2() -> DelveEnv:
     """A reset DelveEnv of depth 2 (seed 0), party in the courtyard."""
-    env = DelveEnv(depth=2)
+    env = DelveEnv(depth=2, **NO_FREE_LIMIT)
     env.reset(seed=0)
     return env
 

@@ -161,7 +161,7 @@ def test_bath_1_full_heal_and_nothing():
     after = scene.save()
     changed = {k for k in before if not np.array_equal(before[k], after[k])}
     assert changed <= {"bathed", "stat_baths", "steps", "rng", "dirty", "events", "reward",
-                       "keeper_new"}  # fmt: skip
+                       "keeper_new", "free_streak"}  # fmt: skip
 
 
 def test_bath_1_all_weights_zero_draw_nothing():

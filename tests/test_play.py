@@ -79,7 +79,7 @@ def starve(env: DelveEnv, members) -> tuple:
 
 def test_loss_when_everyone_dies():
     """RUN-4 (with FOOD-2): hunger at 1 HP kills every member; the run is lost."""
-    env = DelveEnv(depth=2)
+    env = DelveEnv(depth=2, max_steps=20000)  # (starving takes about 2,800 steps)
     env.reset(seed=3)
     env.step(A_STAIRS)
     members = [m for m in range(5) if env.state.in_party[0, m]]

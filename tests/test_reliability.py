@@ -560,6 +560,8 @@ BAD_CONFIG = {
     "bath_nothing": [([3], "bath_nothing must be a number in [0, 100]")],
     "practice_xp": [(1.5, "practice_xp must be a number in [0, 1]")],
     "practice_max_level": [(2.5, "practice_max_level must be an integer in 0..100")],
+    "travel_paces": [(0, "travel_paces must be an integer in 1..1000")],
+    "free_actions": [(1.5, "free_actions must be an integer in 1..30000")],
 }
 CONFIG_ROWS = [
     pytest.param(key, value, msg, id=f"{key}={value!r}")

@@ -90,7 +90,6 @@ PRESETS = {
         P_MONSTER_ATK: 0,
         P_TRAP_AVOID_STEP: 0,
         P_WALL_WOUND: 1.0,
-        P_MAX_STEPS: 3000,  # about four times the scripted expert's game
     },
     "normal": {
         P_DEPTH: 6,
@@ -100,7 +99,6 @@ PRESETS = {
         P_MONSTER_ATK: 0,
         P_TRAP_AVOID_STEP: 1,
         P_WALL_WOUND: 1.5,
-        P_MAX_STEPS: 5000,  # about four times the scripted expert's game
     },
     "hard": {
         P_DEPTH: 8,
@@ -110,7 +108,6 @@ PRESETS = {
         P_MONSTER_ATK: 1,
         P_TRAP_AVOID_STEP: 2,
         P_WALL_WOUND: 2.0,
-        P_MAX_STEPS: 10000,  # about four times the scripted expert's game
     },
 }
 
@@ -134,6 +131,7 @@ COMMON = {
     P_SECRET_DOOR: 0.1,
     P_EXTRA_HALLS: 0.3,
     P_REWARD_SHAPED: 0,
+    P_MAX_STEPS: 20000,  # a config's default is STEPS_PER_FLOOR x depth (config.py)
     P_VAULT_CHANCE: 0.5,
     P_TASK: TASK_GAME,
     P_ROOM_GOLD_CHANCE: 0.6,

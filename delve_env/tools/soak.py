@@ -205,7 +205,7 @@ class InvariantChecker:
                 self.violations.append(Violation(int(e), rule, detail(int(e))))
 
     def _check_effects(self, s, now: dict, prev: dict | None, new_episode) -> None:
-        """EFFECT-1, ITEM-2, STATUE-1: effect counts in range and spent one a pace at most, the
+        """EFFECT-1, ITEM-2, STATUE-1: effect counts in range and spent one a pace, the
         foul flag only while WARD runs, known kinds real and never forgotten, the statue
         screen only in a statue's room, thresholds in [P/4, P]."""
         n = len(s.mode)
@@ -249,9 +249,10 @@ class InvariantChecker:
         same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
         ticks = (now["pace"] - prev["pace"])[:, None]
         fell = prev["effects"] - effects
+        spent = (fell == ticks) | ((effects == 0) & (fell <= ticks))  # one a pace, to 0 at most
         self._add(
-            bad(same & ((fell > 0) & ((fell != 1) | (ticks != 1))).any(axis=1)),
-            "effect spent but by one pace",
+            bad(same & ((fell > 0) & ~spent).any(axis=1)),
+            "effect spent but by one a pace",
             lambda e: f"effects {prev['effects'][e].tolist()} -> {effects[e].tolist()}",
         )
         self._add(
