@@ -65,6 +65,7 @@ from .params import (
     P_FREE_ACTIONS,
     P_MAX_STEPS,
     P_PURSE_FACTOR,
+    P_REWARD_SHAPED,
     P_START_RATIONS,
     P_TASK,
     P_TRAVEL_PACES,
@@ -73,7 +74,7 @@ from .params import (
 from .party import add_member, swap_positions
 from .powers import aim_power, choose_power, start_casting, stop_casting
 from .quest import update_quest
-from .rewards import step_reward
+from .rewards import FREE_ACTION_REWARD, step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
 from .state import DIRTY_ALL
@@ -295,15 +296,19 @@ def travel(s, p, e, kind, rng):
 def count_free(s, p, e, mode, pace):
     """No free stall: actions on the explore, store and statue screens that pass no pace are
     counted; a pace starts the count again. At the limit the explore screen offers only what
-    passes time or takes the stairs (mask.py); the store and the statue, leaving."""
+    passes time or takes the stairs (mask.py); the store and the statue, leaving. Returns
+    whether this action was counted (shaped rewards charge it, rewards.FREE_ACTION_REWARD)."""
     before = s.free_streak[e]
+    counted = False
     if s.pace[e] != pace:
         s.free_streak[e] = 0
     elif mode == EXPLORE or mode == STORE or mode == STATUE:
         s.free_streak[e] = min(before + 1, 30000)
+        counted = True
     limit = p[P_FREE_ACTIONS]
     if (before >= limit) != (s.free_streak[e] >= limit):
         s.dirty[e] = DIRTY_ALL
+    return counted
 
 
 @njit(cache=True, inline="always")
@@ -320,7 +325,8 @@ def step_slot(s, p, e, a, mask, rng):
             reward = travel(s, p, e, a - A_EXPLORE, rng)
         else:
             reward = one_action(s, p, e, a, rng)
-        count_free(s, p, e, mode, pace)
+        if count_free(s, p, e, mode, pace) and p[P_REWARD_SHAPED] > 0:
+            reward += FREE_ACTION_REWARD
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
     truncated = not terminated and s.steps[e] >= p[P_MAX_STEPS]
