@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -137,3 +138,44 @@ def test_train_help_exits_0(capsys):
     assert cli.main(["train", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--quick" in out and "--floor" in out and "Delve-Combat-v0" in out
+
+
+def test_the_curriculum_goes_one_floor_deeper_at_each_point_that_wins(tmp_path, monkeypatch):
+    """The whole game trains from depth 2 and moves one floor deeper each time a curve point
+    wins `promote_at` of its games, up to the config's depth; run.json records the schedule."""
+    from training import callbacks
+    from training.tasks import task_defaults
+    from training.train_ppo import train
+
+    real = callbacks.play_batched
+    wins = iter([0.0, 0.5, 0.2, 1.0, 1.0, 1.0, 1.0])  # points 0, 1, 2, ...: promote at 0.5
+
+    def scored(*args, **kwargs):
+        result = real(*args, **kwargs)
+        return {**result, "win_rate": next(wins)}
+
+    monkeypatch.setattr(callbacks, "play_batched", scored)
+    hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
+                 num_envs=4, n_steps=64, promote_at=0.5)  # fmt: skip
+    config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
+    train("Delve-Easy-v0", config, hp, tmp_path, progress=False)
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["curriculum"] == [
+        {"timesteps": 0, "depth": 2},
+        {"timesteps": 256, "depth": 3},
+        {"timesteps": 768, "depth": 4},
+    ]
+    with (tmp_path / "curve.csv").open() as f:
+        depths = [row["depth"] for row in csv.DictReader(f)]
+    assert depths == ["2", "2", "3", "3", "4"]
+
+
+def test_the_curriculum_is_off_for_sub_tasks_and_when_asked():
+    from training.tasks import task_defaults
+    from training.train_ppo import curriculum
+
+    game = task_defaults("Delve-v0")
+    assert [c["depth"] for c in curriculum("Delve-v0", {}, game)] == [2, 3, 4, 5, 6]
+    assert curriculum("Delve-v0", {"depth": 3}, replace(game, start_depth=3)) == [{"depth": 3}]
+    assert curriculum("Delve-v0", {}, replace(game, curriculum=False)) == [{}]
+    assert curriculum("Delve-Combat-v0", {"task": "combat"}, game) == [{"task": "combat"}]

@@ -5,80 +5,69 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from stable_baselines3.common.callbacks import BaseCallback
-
 from training.evaluate import play_batched
 
-CURVE_FIELDS = ("timesteps", "win_rate", "win_low", "win_high", "mean_return", "mean_length")
+CURVE_FIELDS = ("timesteps", "depth", "win_rate", "win_low", "win_high", "mean_return",
+                "mean_length")  # fmt: skip
 
 
-class EvalCurveCallback(BaseCallback):
-    """Every `every` timesteps (and at the start and the end) play `episodes` deterministic,
-    masked episodes on the held-out seeds, all in one batched engine (`play_batched`: the
-    same games as the single env), and append a row to `csv_path`.
+class Curve:
+    """The learning curve: `episodes` masked episodes on the held-out seeds per point, all in
+    one batched engine (`play_batched`: the same games as the single env), one CSV row each.
 
     Args:
         task: The registered id.
-        config: Its env config.
-        csv_path: The curve's CSV file (written with a header at the start of training).
-        every: Timesteps between two evaluations.
-        episodes: Episodes per evaluation.
+        csv_path: The curve's CSV file (written with its header now).
+        episodes: Episodes per point.
         seed: First evaluation seed.
-        verbose: 1 prints one line per evaluation.
+        deterministic: Play the likeliest action (else sample the policy's actions).
+        verbose: Print one line per point.
     """
 
-    def __init__(self, task: str, config: dict, csv_path: Path, every: int, episodes: int,
-                 seed: int, verbose: int = 1):  # fmt: skip
-        super().__init__(verbose)
-        self.task, self.config, self.csv_path = task, config, Path(csv_path)
-        self.every, self.episodes, self.seed = every, episodes, seed
-        self.last = -1  # timesteps of the last evaluation
+    def __init__(self, task: str, csv_path: Path, episodes: int, seed: int,
+                 deterministic: bool = True, verbose: bool = True):  # fmt: skip
+        self.task, self.csv_path = task, Path(csv_path)
+        self.episodes, self.seed = episodes, seed
+        self.deterministic, self.verbose = deterministic, verbose
         self.rows: list[dict] = []
-
-    def _on_training_start(self) -> None:
         with self.csv_path.open("w", newline="") as f:
             csv.writer(f).writerow(CURVE_FIELDS)
-        self.evaluate()
 
-    def _on_step(self) -> bool:
-        if self.num_timesteps - self.last >= self.every:
-            self.evaluate()
-        return True
-
-    def _on_training_end(self) -> None:
-        if self.num_timesteps != self.last:
-            self.evaluate()
-
-    def evaluate(self) -> None:
-        result = play_batched(self.task, self.config, self.model, self.episodes, self.seed)
-        row = {"timesteps": self.num_timesteps, **{k: result[k] for k in CURVE_FIELDS[1:]}}
+    def evaluate(self, model, config: dict) -> dict:
+        """Play the episodes under `config` now; append and return the row."""
+        result = play_batched(self.task, config, model, self.episodes, self.seed,
+                              deterministic=self.deterministic)  # fmt: skip
+        row = {"timesteps": model.num_timesteps, "depth": config.get("depth", ""),
+               **{k: result[k] for k in CURVE_FIELDS[2:]}}  # fmt: skip
         self.rows.append(row)
-        self.last = self.num_timesteps
         with self.csv_path.open("a", newline="") as f:
             csv.DictWriter(f, CURVE_FIELDS).writerow(row)
-        for key in CURVE_FIELDS[1:]:
-            self.logger.record(f"eval/{key}", row[key])
         if self.verbose:
-            print(f"eval @ {row['timesteps']:>9,} steps: win rate {row['win_rate']:.3f} "
+            depth = f" depth {row['depth']}" if row["depth"] != "" else ""
+            print(f"eval @ {row['timesteps']:>9,} steps{depth}: win rate {row['win_rate']:.3f} "
                   f"({row['win_low']:.2f}-{row['win_high']:.2f}), "
-                  f"return {row['mean_return']:.3f}, length {row['mean_length']:.0f}")  # fmt: skip
+                  f"return {row['mean_return']:.3f}, length {row['mean_length']:.0f}", flush=True)  # fmt: skip
+        return row
 
 
 def read_curve(csv_path: Path) -> list[dict]:
     """The rows of a curve CSV as floats."""
     with Path(csv_path).open(newline="") as f:
-        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
+        return [{k: float(v) if v != "" else None for k, v in row.items()}
+                for row in csv.DictReader(f)]  # fmt: skip
 
 
-def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str) -> None:
+def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str,
+               label: str = "PPO (deterministic)") -> None:  # fmt: skip
     """Win rate (with its 95% band) and mean return against timesteps, the random-legal
     baseline's values drawn as horizontal lines.
 
     Args:
-        csv_path: A curve CSV written by `EvalCurveCallback`.
+        csv_path: A curve CSV written by `Curve`.
         png_path: Where the PNG goes.
         baseline: `play`'s result for the random-legal agent on the same seeds.
         title: The figure's title.
+        label: The policy's legend.
     """
     import matplotlib
 
@@ -88,13 +77,13 @@ def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str) -> No
     rows = read_curve(csv_path)
     t = [r["timesteps"] for r in rows]
     fig, (ax_win, ax_ret) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
-    ax_win.plot(t, [r["win_rate"] for r in rows], "o-", label="PPO (deterministic)")
+    ax_win.plot(t, [r["win_rate"] for r in rows], "o-", label=label)
     ax_win.fill_between(t, [r["win_low"] for r in rows], [r["win_high"] for r in rows],
                         alpha=0.2, label="95% Wilson interval")  # fmt: skip
     ax_win.axhline(baseline["win_rate"], color="gray", ls="--", label="random legal")
     ax_win.set(xlabel="timesteps", ylabel="win rate", ylim=(-0.02, 1.02))
     ax_win.legend(loc="best", fontsize="small")
-    ax_ret.plot(t, [r["mean_return"] for r in rows], "o-", label="PPO (deterministic)")
+    ax_ret.plot(t, [r["mean_return"] for r in rows], "o-", label=label)
     ax_ret.axhline(baseline["mean_return"], color="gray", ls="--", label="random legal")
     ax_ret.set(xlabel="timesteps", ylabel="mean return")
     ax_ret.legend(loc="best", fontsize="small")

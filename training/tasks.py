@@ -37,6 +37,11 @@ class TaskDefaults:
         eval_every: Timesteps between two points of the learning curve.
         eval_episodes: Episodes per point of the learning curve.
         net: Network size, "small" or "tiny" (see `training.train_ppo.policy_kwargs`).
+        sampled: The curve samples the policy's actions (else takes the likeliest).
+        curriculum: Whole game: start at depth `start_depth` and go one floor deeper each
+            time a curve point's win rate reaches `promote_at`, up to the config's depth.
+        start_depth: The curriculum's first depth.
+        promote_at: The win rate that moves the curriculum on.
     """
 
     timesteps: int
@@ -49,9 +54,16 @@ class TaskDefaults:
     eval_every: int
     eval_episodes: int
     net: str = "small"
+    sampled: bool = False
+    curriculum: bool = False
+    start_depth: int = 2
+    promote_at: float = 0.3
 
 
-_GAME = TaskDefaults(2_000_000, 32, 256, 1024, 4, 0.01, 0.997, 100_000, 5)
+# The whole game: sampled curves (a likeliest-action policy loops where it is unsure, LEARNING.md)
+# and a curriculum over the depth.
+_GAME = TaskDefaults(2_000_000, 32, 256, 1024, 4, 0.01, 0.997, 100_000, 40, sampled=True,
+                     curriculum=True)  # fmt: skip
 DEFAULTS: dict[str, TaskDefaults] = {
     "Delve-v0": _GAME,
     "Delve-Easy-v0": _GAME,

@@ -5,8 +5,11 @@ delve train Delve-Combat-v0 --floor 2 --timesteps 100000 --out runs/combat2
 delve train Delve-Vault-v0 --quick        (a smoke run: ~2,000 steps, tiny network)
 
 Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
-checkpoints/, progress.csv (SB3's log), curve.csv and curve.png (periodic deterministic
-evaluation on held-out seeds, the random-legal baseline as a line) and run.json.
+checkpoints/, progress.csv (SB3's log), curve.csv and curve.png (periodic evaluation on
+held-out seeds, the random-legal baseline as a line: the whole game samples the policy's
+actions, sub-tasks take the likeliest) and run.json (config, settings, the curriculum's
+schedule, baseline, final evaluation). The whole game trains on a curriculum: depth 2 first,
+one floor deeper each time a curve point wins 30%, up to the config's depth.
 """
 
 from __future__ import annotations
@@ -18,9 +21,12 @@ import time
 from dataclasses import asdict, replace
 from pathlib import Path
 
+from delve_env.config import Config
+from delve_env.engine.params import P_DEPTH
 from training.tasks import (
     EVAL_SEED,
     QUICK_MAX_STEPS,
+    SUBTASKS,
     default_out,
     resolve_config,
     task_defaults,
@@ -60,6 +66,13 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--threads", type=int, default=1,
                      help="torch threads (default 1: small nets on a CPU train fastest so)")  # fmt: skip
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
+    run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
+                     help="whole game: start at depth 2, one floor deeper at each curve point "
+                          "that wins --promote-at (default on)")  # fmt: skip
+    run.add_argument("--promote-at", type=float, help="the curriculum's win rate (0.3)")
+    run.add_argument("--sampled", action=argparse.BooleanOptionalAction,
+                     help="the curve samples the policy's actions (default: on for the whole "
+                          "game; --no-sampled takes the likeliest)")  # fmt: skip
     return parser
 
 
@@ -81,6 +94,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     for key, value in overrides.items():
         if value < 1:
             parser.error(f"--{key.replace('_', '-')} must be positive")
+    if args.promote_at is not None and not 0 < args.promote_at <= 1:
+        parser.error("--promote-at must be in (0, 1]")
+    for key in ("curriculum", "promote_at", "sampled"):
+        if getattr(args, key) is not None:
+            overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
     progress = not args.no_progress and _has_progress_bar()
     import torch
@@ -102,6 +120,21 @@ def _has_progress_bar() -> bool:
     return True
 
 
+def curriculum(task: str, config: dict, hp) -> list[dict]:
+    """The configs training goes through: the whole game from `hp.start_depth` one floor at a
+    time to the config's depth when `hp.curriculum` is on; else just `config`."""
+    if not hp.curriculum or task in SUBTASKS:
+        return [config]
+    depth = int(Config.from_kwargs(**config).params()[P_DEPTH])
+    first = min(hp.start_depth, depth)
+    return [{**config, "depth": d} for d in range(first, depth + 1)]
+
+
+def stage_keys(config: dict) -> dict:
+    """What a curriculum stage sets (for run.json)."""
+    return {k: config[k] for k in ("depth",) if k in config}
+
+
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
           progress: bool = True) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
@@ -116,40 +149,53 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         progress: Show SB3's progress bar.
     """
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import CheckpointCallback
     from stable_baselines3.common.logger import configure
     from stable_baselines3.common.vec_env import VecMonitor
 
     from delve_env.sb3 import DelveSB3VecEnv
-    from training.callbacks import EvalCurveCallback, plot_curve
+    from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     print(f"{task} {config}\n{hp}\nextractor {extractor}, seed {seed}, out {out}")
     started = time.perf_counter()
     baseline = play(make_env(task, config), random_policy(EVAL_SEED), hp.eval_episodes, EVAL_SEED)
     print(f"random-legal baseline: win rate {baseline['win_rate']:.3f}, "
           f"return {baseline['mean_return']:.3f}")  # fmt: skip
-    venv = VecMonitor(DelveSB3VecEnv(hp.num_envs, seed=seed, **config))  # rollout/ep_* logs
+    stages = curriculum(task, config, hp)
+    stage = 0
+    venv = VecMonitor(DelveSB3VecEnv(hp.num_envs, seed=seed, **stages[0]))  # rollout/ep_* logs
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=hp.n_steps, batch_size=hp.batch_size,
                         n_epochs=hp.n_epochs, ent_coef=hp.ent_coef, gamma=hp.gamma, seed=seed,
                         policy_kwargs=policy_kwargs(extractor, hp.net), verbose=0)  # fmt: skip
     model.set_logger(configure(str(out), ["csv"]))
-    curve = EvalCurveCallback(task, config, out / "curve.csv", hp.eval_every,
-                              hp.eval_episodes, EVAL_SEED)  # fmt: skip
-    # a checkpoint per curve point (SB3 callbacks count vector steps)
-    save_every = max(hp.eval_every // hp.num_envs, 1)
-    checkpoint = CheckpointCallback(save_every, str(out / "checkpoints"), name_prefix="model")
-    model.learn(total_timesteps=hp.timesteps, callback=[checkpoint, curve], progress_bar=progress)
+    curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
+    curve.evaluate(model, stages[0])
+    schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
+    while model.num_timesteps < hp.timesteps:
+        chunk = min(hp.eval_every, hp.timesteps - model.num_timesteps)
+        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=progress)
+        model.save(out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
+        row = curve.evaluate(model, stages[stage])
+        if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
+            stage += 1  # the curriculum moves on: a new batch of games one floor deeper
+            venv.close()
+            venv = VecMonitor(DelveSB3VecEnv(hp.num_envs, seed=seed + model.num_timesteps,
+                                             **stages[stage]))  # fmt: skip
+            model.set_env(venv)
+            schedule.append({"timesteps": model.num_timesteps, **stage_keys(stages[stage])})
+            print(f"curriculum: {stage_keys(stages[stage])} from {model.num_timesteps:,} steps")
+    final = curve.rows[-1] if stage + 1 == len(stages) else curve.evaluate(model, config)
     model.save(out / "model.zip")
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
-    plot_curve(out / "curve.csv", out / "curve.png", baseline, title)
+    label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
+    plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
     seconds = time.perf_counter() - started
     record = {"task": task, "config": config, "hyperparameters": asdict(hp),
               "extractor": extractor, "seed": seed, "eval_seed": EVAL_SEED,
               "timesteps": model.num_timesteps, "seconds": round(seconds, 1),
-              "baseline_random": baseline, "final": curve.rows[-1]}  # fmt: skip
+              "curriculum": schedule, "baseline_random": baseline, "final": final}  # fmt: skip
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     checkpoints = sorted((out / "checkpoints").glob("*.zip"))
     print(f"done: {model.num_timesteps:,} timesteps in {seconds:.0f} s; wrote")
