@@ -123,3 +123,21 @@ def test_play_lines_flag_keeps_the_prompt():
     done = subprocess.run([sys.executable, "-m", "delve_env", "play", "--lines", "--depth", "2"],
                           input="t\nq\n", capture_output=True, text=True, timeout=600)  # fmt: skip
     assert done.returncode == 0 and "Quit after 1 steps" in done.stdout
+
+
+def test_ui_travel_keys_explore_travel_and_rest():
+    """o explores, G travels to the stair down, U to the stair up, z rests: each one step of
+    many paces, as the action it names."""
+    from delve_env.engine.actions import A_EXPLORE, A_REST, A_TRAVEL_DOWN, A_TRAVEL_UP
+    from delve_env.ui.play import ACTION_KEYS
+
+    assert {ACTION_KEYS[k] for k in "oGUz"} == {A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST}
+    ui = PlayUI(DelveEnv(depth=2, difficulty="easy"), seed=1)
+    ui.key(">")
+    s = ui.env.state
+    pace, steps = int(s.pace[0]), ui.steps
+    ui.key("o")
+    assert ui.steps == steps + 1 and int(s.pace[0]) > pace + 1
+    x, y = int(s.x[0]), int(s.y[0])
+    ui.key("U")  # back to the stair up
+    assert (int(s.x[0]), int(s.y[0])) != (x, y) and ui.steps == steps + 2
