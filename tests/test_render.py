@@ -221,3 +221,16 @@ def test_text_shows_the_item_selected_for_the_next_action():
     assert "selected: rogue's pack slot 1 (short bow)" in env.render()
     env.step(A_CANCEL)
     assert "selected:" not in env.render()
+
+
+def test_the_picture_names_find_familiars_varmint():
+    """An ally of kind NUM_MONSTERS (find familiar) is drawn as 'familiar', not an error."""
+    from delve_env.engine.fights import FAMILIAR
+    from delve_env.engine.tables import FIGHT
+
+    env = DelveEnv(depth=2, render_mode="rgb_array")
+    env.reset(seed=0)
+    s = env.state
+    s.mode[0], s.ally_kind[0], s.ally_hp[0] = FIGHT, FAMILIAR, 3
+    s.foe_kind[0, 0], s.foe_hp[0, 0], s.foe_max[0, 0] = 0, 2, 2
+    assert env.render().shape[2] == 3

@@ -381,7 +381,9 @@ def draw_fight(pan: Panel, s, e: int) -> None:
         text(pan.img, x + 6 * pips + 4, y, f"{hp}/{full} {' '.join(marks)}", GREY,
              right=pan.right)  # fmt: skip
     if s.ally_kind[e] >= 0:
-        pan.line(f"ally: {MONSTER_NAMES[s.ally_kind[e]]} {s.ally_hp[e]} hearts", GREEN)
+        kind = int(s.ally_kind[e])  # NUM_MONSTERS: find familiar's varmint
+        name = MONSTER_NAMES[kind] if kind < len(MONSTER_NAMES) else "familiar"
+        pan.line(f"ally: {name} {s.ally_hp[e]} hearts", GREEN)
     extra = []
     if s.decoys[e] > 0:
         extra.append(f"decoys {s.decoys[e]}")
