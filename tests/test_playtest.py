@@ -102,3 +102,6 @@ def test_playtest_plays_a_model_batched_the_same_games_as_alone(tmp_path):
         assert run == alone
     with pytest.raises(ValueError, match="model:PATH.zip"):
         playtest.play_all([preset], ["modle:x.zip"], range(1), progress=False)
+    sampled = f"sampled:{path}"  # the policy's actions sampled, torch seeded: reproducible
+    twice = [playtest.play_all([preset], [sampled], range(3), progress=False) for _ in "ab"]
+    assert twice[0] == twice[1] and [r["policy"] for r in twice[0]] == [sampled] * 3

@@ -119,7 +119,7 @@ def test_round_trip_20_points_replays_identically(env_id):
     byte-identical state, identical observation and mask, and the next 200 steps identical.
     Then load the first point back into the original env (going back in time): the game
     from there replays exactly as it went the first time."""
-    cfg = soak.PRESETS[env_id]
+    cfg = {**soak.PRESETS[env_id], "max_steps": 20000}  # 24 points of 200 steps in one game
     env, other = DelveEnv(**cfg), DelveEnv(**cfg)
     seed = 21
     env.reset(seed=seed)
@@ -335,7 +335,7 @@ def test_save_state_records_the_config():
         "depth": 8,  # the difficulty's depth, not None
         "party": ["rogue", "cleric"],
         "reward_mode": "sparse",
-        "max_steps": 20000,
+        "max_steps": 6000,  # 750 a floor
         "task": "game",
         "lock": "wall",
         "floor": 1,
@@ -373,6 +373,8 @@ def test_save_state_records_the_config():
         "bath_nothing": 3.0,
         "practice_xp": 0.25,
         "practice_max_level": 3,
+        "travel_paces": 100,
+        "free_actions": 40,
     }
     assert meta["running"] is True
 
@@ -397,7 +399,7 @@ def test_the_error_names_every_key_that_differs_with_both_values():
     other = DelveEnv()
     other.reset(seed=3)
     err = str(refused_by_env(env.save_state(), other, "another config"))
-    assert "max_steps: snapshot 500, this env 20000" in err
+    assert "max_steps: snapshot 500, this env 4500" in err
     default = list(Config().party)
     assert f"party: snapshot ['hero', 'namer'], this env {default!r}" in err
     assert "reward_mode: snapshot 'shaped', this env 'sparse'" in err

@@ -23,7 +23,7 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.layout import PUZZLE_BEST
 from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
-from delve_env.engine.rewards import EVENT_WEIGHTS
+from delve_env.engine.rewards import EVENT_WEIGHTS, FREE_ACTION_REWARD
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
 from delve_env.engine.tasks import (
     EXPLORE_TILE_REWARD,
@@ -117,7 +117,8 @@ def test_explore_shaping_pays_for_the_floors_map():
     assert s.maps_held[0] >> 1 & 1
     events = sum(w for i, w in enumerate(EVENT_WEIGHTS) if s.events[0] >> i & 1)
     tiles = EXPLORE_TILE_REWARD * (int(s.stat_tiles[0]) - tiles)
-    expected = MAP_HELD_REWARD + tiles + stair() - before + events
+    free = FREE_ACTION_REWARD  # looting passes no pace
+    expected = MAP_HELD_REWARD + tiles + stair() - before + events + free
     assert reward == pytest.approx(expected, abs=1e-6)
 
 

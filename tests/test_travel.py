@@ -11,6 +11,7 @@ from conftest import make_scene
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
     A_EXPLORE,
+    A_LOOT,
     A_MOVE,
     A_REST,
     A_SELECT,
@@ -177,8 +178,11 @@ def test_explore_stops_at_the_door_of_a_room_not_entered(scene):
         assert scene.legal(A_EXPLORE)
         env.step(A_EXPLORE)
         if at_new_door(s, 0):
-            env.step(A_EXPLORE)
-            assert s.stat_rooms[0] == rooms + 1  # one pace in: a new room
+            door = (int(s.x[0]), int(s.y[0]))
+            _, _, _, _, info = env.step(A_EXPLORE)
+            assert s.stat_rooms[0] == rooms + 1  # one pace in: a new room, and it stops
+            assert info["paces"] == 1 and s.room_of[0, 1, s.y[0], s.x[0]] >= 0
+            assert abs(int(s.x[0]) - door[0]) + abs(int(s.y[0]) - door[1]) == 1
             return
         if s.mode[0] != EXPLORE:
             env.step(int(np.flatnonzero(env.action_masks())[0]))
@@ -211,3 +215,96 @@ def test_travel_actions_are_named_and_last():
         "explore", "travel to the stair down", "travel to the stair up", "rest"
     ]  # fmt: skip
     assert TRAVELS[-1] == NUM_ACTIONS - 1
+
+
+def test_the_step_cap_is_750_steps_a_floor_unless_set():
+    """RUN-5: max_steps defaults to 750 a floor (about four times the expert's longest games);
+    a value given replaces it."""
+    from delve_env.config import Config
+    from delve_env.engine.params import P_MAX_STEPS
+
+    assert Config(depth=2).params()[P_MAX_STEPS] == 1500
+    assert Config(difficulty="hard").params()[P_MAX_STEPS] == 6000
+    assert Config(depth=5, max_steps=7).params()[P_MAX_STEPS] == 7
+    assert Config(depth=3).snapshot_dict()["max_steps"] == 2250
+
+
+def test_loot_is_offered_only_when_it_would_take_something(scene):
+    """An item with no pack room for it is no loot to take; gold or a page still is."""
+    s = scene.s
+    r = (int(s.book_room[0]) + 1) % int(s.num_rooms[0, 1])  # (floor 1 holds the book)
+    scene.stand_in_room(1, r)
+    s.room_gold[0, 1, r], s.room_pages[0, 1, r], s.room_map[0, 1, r] = 0, -1, False
+    s.room_items[0, 1, r] = 0
+    s.room_items[0, 1, r, 0] = 1
+    s.band_kind[0, 1, r] = -1
+    assert scene.legal(A_LOOT)
+    s.item[0, :, 3:] = 1  # every pack full
+    assert not scene.legal(A_LOOT)
+    s.room_gold[0, 1, r] = 5
+    assert scene.legal(A_LOOT)
+    s.room_gold[0, 1, r] = 0
+    s.room_pages[0, 1, r, 0] = 2
+    assert scene.legal(A_LOOT)
+
+
+def potential(scene) -> float:
+    from delve_env.engine.rewards import game_potential
+
+    return game_potential(scene.s, 0)
+
+
+def test_the_progress_potential_going_down(scene_factory):
+    """Tiles seen; the deepest floor's stair down once seen, and each pace nearer it (checked
+    at two distances); taking the stairs from it changes nothing but the tiles seen."""
+    scene = scene_factory(depth=3, reward_mode="shaped")
+    s = scene.s
+    scene.act(A_STAIRS)
+    tiles = 0.0002 * int(s.stat_tiles[0])
+    x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
+    s.fog[0, 1, y, x] = 0
+    assert potential(scene) == pytest.approx(tiles)
+    s.fog[0, 1, y, x] = 1
+    for dx in (3, 8):
+        s.x[0], s.y[0] = x - dx, y
+        assert potential(scene) == pytest.approx(tiles + 0.05 + 0.002 * (50 - dx))
+    s.x[0], s.y[0] = x, y
+    s.maps_held[0] |= 2  # MAP-5: the stair down opens
+    before = potential(scene)
+    assert before == pytest.approx(tiles + 0.15)
+    scene.act(A_STAIRS)
+    assert s.floor[0] == 2
+    new_tiles = 0.0002 * int(s.stat_tiles[0]) - tiles
+    assert potential(scene) == pytest.approx(before + new_tiles)  # stair term 0 on floor 2
+    s.has_book[0] = True
+    assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
+
+
+def test_the_progress_potential_with_the_king(scene_factory):
+    """With the king: 0.3, every floor down counted done, 0.2 a floor climbed and 0.002 a
+    pace nearer the stair up (two floors, two distances)."""
+    scene = scene_factory(depth=3, reward_mode="shaped")
+    s = scene.s
+    s.has_king[0] = True
+    tiles = 0.0002 * int(s.stat_tiles[0])
+    for f, climbed in ((3, 0), (2, 1)):
+        ux, uy = int(s.stair_up[0, f, 0]), int(s.stair_up[0, f, 1])
+        for dy in (0, 5):
+            s.floor[0], s.x[0], s.y[0] = f, ux, uy + dy
+            want = tiles + 0.3 + 0.15 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
+            assert potential(scene) == pytest.approx(want), (f, dy)
+
+
+def test_a_step_is_paid_its_potentials_change_and_a_free_action_costs(scene_factory):
+    """Shaped: a step's reward is its events' terms plus the potential's change; a swap (no
+    pace) costs 0.002 more. Sparse: neither."""
+    for mode, cost in (("shaped", -0.002), ("sparse", 0.0)):
+        scene = scene_factory(depth=3, reward_mode=mode)
+        scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+        scene.act(A_STAIRS)
+        before = potential(scene)
+        _, reward, *_ = scene.act(A_SWAP)
+        assert potential(scene) == pytest.approx(before)
+        assert reward == pytest.approx(cost)
+        _, reward, *_ = scene.act(A_WAIT)
+        assert reward == pytest.approx(0.0)

@@ -28,6 +28,7 @@ from delve_env.engine.params import (
     P_CHEST_CHANCE,
     P_CHEST_TRAP,
     P_CHEST_TRAP_PER_FLOOR,
+    P_FREE_ACTIONS,
     P_GUARD_CHANCE,
     P_LANTERN_PACES,
     P_LISTEN_HEAR,
@@ -41,6 +42,7 @@ from delve_env.engine.params import (
     P_SCROLL_PACES,
     P_STATUE_CHANCE,
     P_STATUE_PRICE,
+    P_TRAVEL_PACES,
     P_VAULT_CHANCE,
     P_VAULT_GOLD_FACTOR,
     P_VAULT_ITEMS,
@@ -98,6 +100,8 @@ DEFAULTS = {
     P_BATH_XP_LOSS: 2,
     P_BATH_HEAL: 2,
     P_BATH_NOTHING: 3,
+    P_TRAVEL_PACES: 100,
+    P_FREE_ACTIONS: 40,
 }
 
 

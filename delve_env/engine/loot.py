@@ -84,6 +84,20 @@ def has_loot(s, e, f, r):
 
 
 @njit(cache=True)
+def can_loot(s, e, f, r):
+    """LOOT is offered when it would take something: loot is left (`has_loot`) that is not
+    only items with no pack room for them (no free stall)."""
+    if not has_loot(s, e, f, r) or first_with_room(s, e) >= 0:
+        return has_loot(s, e, f, r)
+    if s.room_gold[e, f, r] > 0 or is_book_here(s, e, f, r):
+        return True
+    for i in range(ROOM_PAGES):
+        if s.room_pages[e, f, r, i] >= 0:
+            return True
+    return s.room_map[e, f, r] and not is_chest_shut(s, e, f, r)
+
+
+@njit(cache=True)
 def add_page(s, e, spell):
     """PAGE-1: a page goes into the book if it is held, else into the party's hand."""
     if s.has_book[e]:

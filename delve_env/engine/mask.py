@@ -49,7 +49,7 @@ from .doors import door_direction
 from .fights import is_foe_alive
 from .items import can_give, can_select, can_use, can_wear
 from .jit import njit
-from .loot import has_loot
+from .loot import can_loot
 from .moving import can_step, is_stair_open
 from .params import P_FREE_ACTIONS, P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import is_standing
@@ -97,7 +97,7 @@ def mask_ground(s, p, e, mask):
         r = s.room_of[e, f, s.y[e], s.x[e]]
         up = tile == STAIR_UP and not explore_task
         mask[A_STAIRS] = (tile == STAIR_DOWN or up) and is_stair_open(s, e)
-        mask[A_LOOT] = r >= 0 and has_loot(s, e, f, r)
+        mask[A_LOOT] = r >= 0 and can_loot(s, e, f, r)
         vault = r >= 0 and is_locked_vault(s, e, f, r)  # VAULT-1: any standing member
         for m in range(MAX_MEMBERS):
             mask[A_WORK + m] = vault and is_standing(s, e, m)

@@ -8,7 +8,7 @@ import numpy as np
 
 from .floors import DX, DY, is_walkable
 from .jit import njit
-from .loot import has_loot
+from .loot import can_loot
 from .party import is_standing
 from .tables import DOOR, EXPLORE, MAX_MEMBERS
 from .traits import may_heal
@@ -127,6 +127,6 @@ def stops_here(s, e, kind, events, keeper_new, hp_before, room_before):
         return not can_rest(s, e)
     f = s.floor[e]
     r = s.room_of[e, f, s.y[e], s.x[e]]
-    if r >= 0 and r != room_before and has_loot(s, e, f, r):
+    if r >= 0 and r != room_before and can_loot(s, e, f, r):
         return True
     return at_new_door(s, e)

@@ -94,7 +94,7 @@ def _policy(spec: str):
             rng = np.random.default_rng(0)
             _POLICIES[spec] = lambda env, obs, mask: int(rng.choice(np.flatnonzero(mask)))
         else:
-            raise ValueError(f"unknown policy {spec!r}: scripted, random or model:PATH.zip")
+            raise ValueError(f"unknown policy {spec!r}: {POLICIES}")
     return _POLICIES[spec]
 
 
@@ -145,16 +145,29 @@ def run_record(s, e: int, name: str, spec: str, seed: int, steps: int, truncated
     }  # fmt: skip
 
 
+POLICIES = "scripted, random, model:PATH.zip (likeliest actions) or sampled:PATH.zip"
+
+
+def is_model(spec: str) -> bool:
+    return spec.startswith(("model:", "sampled:"))
+
+
 def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
-    """Every seed's run for a MaskablePPO model ('model:PATH.zip'), all in one batched engine
-    (slot i plays seeds[i], the same game as the single env reset with it), one forward pass
-    a step for all, on float observations as the model was trained (`FloatObservation`)."""
+    """Every seed's run for a MaskablePPO model, all in one batched engine (slot i plays
+    seeds[i], the same game as the single env reset with it), one forward pass a step for
+    all, on float observations as the model was trained (`FloatObservation`). 'model:PATH.zip'
+    takes the likeliest action; 'sampled:PATH.zip' samples the policy (torch seeded with the
+    first seed)."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     from ..vector import DelveVectorEnv
     from ..wrappers import float_scales, to_float
 
-    model = MaskablePPO.load(spec[len("model:") :], device="cpu")
+    kind, path = spec.split(":", 1)
+    model = MaskablePPO.load(path, device="cpu")
+    if kind == "sampled":
+        torch.manual_seed(seeds.start)
     venv = DelveVectorEnv(len(seeds), **preset.config)
     obs, _ = venv.reset(seed=list(seeds))
     scales, eng = float_scales(), venv.engine
@@ -163,7 +176,7 @@ def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
     playing = np.ones(len(seeds), dtype=np.bool_)
     while playing.any():
         actions, _ = model.predict(to_float(obs, scales), action_masks=eng.masks.copy(),
-                                   deterministic=True)  # fmt: skip
+                                   deterministic=kind == "model")  # fmt: skip
         obs, _, terminated, truncated, _ = venv.step(actions)
         steps[playing] += 1
         for e in np.flatnonzero(playing & (terminated | truncated)):  # next-step autoreset:
@@ -178,9 +191,9 @@ def play_all(presets: list[Preset], policies: list[str], seeds: range, workers: 
     """Every (preset, policy, seed) run: the scripted and random ones in a pool of `workers`
     processes, a model's batched (`play_model`); in that order of preset, policy and seed."""
     for spec in policies:
-        if spec not in ("scripted", "random") and not spec.startswith("model:"):
-            raise ValueError(f"unknown policy {spec!r}: scripted, random or model:PATH.zip")
-    alone = [s for s in policies if not s.startswith("model:")]
+        if spec not in ("scripted", "random") and not is_model(spec):
+            raise ValueError(f"unknown policy {spec!r}: {POLICIES}")
+    alone = [s for s in policies if not is_model(s)]
     jobs = [(p.name, p.config, spec, seed) for p in presets for spec in alone for seed in seeds]
     if workers <= 1:
         runs = _track(map(play_run, jobs), len(jobs), progress)
@@ -189,7 +202,7 @@ def play_all(presets: list[Preset], policies: list[str], seeds: range, workers: 
             runs = _track(pool.imap(play_run, jobs, chunksize=4), len(jobs), progress)
     for p in presets:
         for spec in policies:
-            if spec.startswith("model:"):
+            if is_model(spec):
                 runs += play_model(p, spec, seeds)
     order = {
         (p.name, spec): i for i, (p, spec) in enumerate((p, s) for p in presets for s in policies)
@@ -359,7 +372,7 @@ def add_arguments(parser) -> None:
                         help="a config override for every preset (e.g. guard_chance=0.9)")  # fmt: skip
     parser.add_argument("--depth", type=int, default=None, help="floors (default: each preset's)")
     parser.add_argument("--policy", action="append", default=None,
-                        help="scripted (default), random, or model:PATH.zip; repeatable")  # fmt: skip
+                        help=f"{POLICIES} (default scripted); repeatable")  # fmt: skip
     parser.add_argument("--seeds", type=int, default=500, help="runs per preset and policy")
     parser.add_argument("--first-seed", type=int, default=1000, help="default 1000")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")

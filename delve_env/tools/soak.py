@@ -252,7 +252,7 @@ class InvariantChecker:
         spent = (fell == ticks) | ((effects == 0) & (fell <= ticks))  # one a pace, to 0 at most
         self._add(
             bad(same & ((fell > 0) & ~spent).any(axis=1)),
-            "effect spent but by one a pace",
+            "effect spent but by one pace",
             lambda e: f"effects {prev['effects'][e].tolist()} -> {effects[e].tolist()}",
         )
         self._add(
