@@ -79,7 +79,7 @@ class DelveEnv(gym.Env):
     | 204-245 | use power i (`engine/tables.POWER_NAMES`); then its target, if any |
     | 246-251 | take option o of the level choice owed (CLASS-1, CHOICE-1) |
     | 252 | explore (walk toward the nearest unexplored place; many paces, one step) |
-    | 253 | travel to the stair down, once seen |
+    | 253 | travel to the stair down, once seen and open (MAP-5) |
     | 254 | travel to the stair up |
     | 255 | rest until no one can heal more |
 

@@ -83,9 +83,8 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
             assert np.array_equal(a_env.action_masks(), b_env.action_masks())
             assert reward == pytest.approx(b_rewards, abs=1e-5)  # float32 rewards
             mode = int(a_env.state.mode[0])
-            ends[
-                "fight" if mode == FIGHT else "explore" if mode == EXPLORE else "other screen"
-            ] += 1
+            ends["fight"] += mode == FIGHT
+            ends["explore"] += mode == EXPLORE
             ends["several paces"] += paces > 1
             if term or trunc:
                 break
@@ -134,6 +133,9 @@ def test_travel_down_walks_a_shortest_way_and_stops_on_the_stair(scene):
     s = scene.s
     want = shortest(s, quiet_floor(scene))
     assert want > 1
+    s.maps_held[0] = 0
+    assert not scene.legal(A_TRAVEL_DOWN)  # seen but closed (MAP-5)
+    s.maps_held[0] = 2
     _, _, _, _, info = scene.act(A_TRAVEL_DOWN)
     assert info["paces"] == want
     assert s.tiles[0, 1, s.y[0], s.x[0]] == STAIR_DOWN
@@ -263,13 +265,16 @@ def test_the_progress_potential_going_down(scene_factory):
     tiles = 0.0002 * int(s.stat_tiles[0])
     x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
     s.fog[0, 1, y, x] = 0
-    assert potential(scene) == pytest.approx(tiles)
+    s.maps_held[0] |= 2  # MAP-5: the stair down opens
+    assert potential(scene) == pytest.approx(tiles)  # not seen
     s.fog[0, 1, y, x] = 1
+    s.maps_held[0] = 0
+    assert potential(scene) == pytest.approx(tiles)  # seen, closed
+    s.maps_held[0] |= 2
     for dx in (3, 8):
         s.x[0], s.y[0] = x - dx, y
         assert potential(scene) == pytest.approx(tiles + 0.05 + 0.002 * (50 - dx))
     s.x[0], s.y[0] = x, y
-    s.maps_held[0] |= 2  # MAP-5: the stair down opens
     before = potential(scene)
     assert before == pytest.approx(tiles + 0.15)
     scene.act(A_STAIRS)

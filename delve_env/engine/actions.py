@@ -67,7 +67,7 @@ A_POWER = A_CAST + MAX_MEMBERS  # 42: the power to use (tables.POWER_NAMES); the
 A_CHOOSE = A_POWER + NUM_POWERS  # 6: take option o of the pending level choice (CHOICE-1)
 # Travel (travel.py): many paces in one step, each the single move or wait it stands for.
 A_EXPLORE = A_CHOOSE + MAX_OPTIONS  # walk toward the nearest unexplored place
-A_TRAVEL_DOWN = A_EXPLORE + 1  # walk to the stair down, once seen
+A_TRAVEL_DOWN = A_EXPLORE + 1  # walk to the stair down, once seen and open (MAP-5)
 A_TRAVEL_UP = A_TRAVEL_DOWN + 1  # walk to the stair up
 A_REST = A_TRAVEL_UP + 1  # wait until no one can heal more
 NUM_ACTIONS = A_REST + 1

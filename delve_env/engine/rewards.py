@@ -30,8 +30,8 @@ FREE_ACTION_REWARD = -0.002
 
 # The whole game's progress, shaped mode only: a potential whose change each step is added to
 # the reward, so the best policy stays the same (Ng et al. 1999; tasks.task_potential). Going
-# down: tiles seen; on the deepest floor reached, its stair down seen and each pace nearer it
-# (rows + columns, up to 50); each floor left behind counts as its stair reached. The book
+# down: tiles seen; on the deepest floor reached, its stair down seen and open (MAP-5) and
+# each pace nearer it (rows + columns, up to 50); each floor left behind counts as its stair reached. The book
 # held; the king in the party; then each floor climbed with him and each pace nearer the stair
 # up. Reaching a stair and taking it never lowers the potential.
 GAME_TILE_REWARD = 0.0002
@@ -66,7 +66,8 @@ def game_potential(s, e):
     deepest = int(s.stat_deepest[e])
     phi += FLOOR_DONE_REWARD * max(0, deepest - 1)
     x, y = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
-    if f == deepest and 0 < f < depth and s.fog[e, f, y, x] != 0:
+    opened = (s.maps_held[e] >> f) != 0  # MAP-5: a closed stair is no way on yet
+    if f == deepest and 0 < f < depth and opened and s.fog[e, f, y, x] != 0:
         phi += GAME_STAIR_SEEN_REWARD + GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_down))
     return phi
 

@@ -40,7 +40,7 @@ def is_explore_goal(s, e, f, x, y, here):
 def first_steps(s, e, ways):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
-    explore goal, the stair down once seen, the stair up), NO_WAY when there is none or the
+    explore goal, the stair down once seen and open, the stair up), NO_WAY when there is none or the
     party is on it. Ties go to the first direction in north, east, south, west order."""
     ways[:] = NO_WAY
     f = s.floor[e]
@@ -70,9 +70,11 @@ def first_steps(s, e, ways):
                 first[n] = d if c == start else first[c]
                 queue[tail] = n
                 tail += 1
+    opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
     for k, stair in ((DOWN_TO, s.stair_down), (UP_TO, s.stair_up)):
         x, y = stair[e, f, 0], stair[e, f, 1]
-        if (x != x0 or y != y0) and s.fog[e, f, y, x] != 0 and first[y * W + x] >= 0:
+        seen = s.fog[e, f, y, x] != 0 and (k == UP_TO or opened)
+        if (x != x0 or y != y0) and seen and first[y * W + x] >= 0:
             ways[k] = first[y * W + x]
 
 
