@@ -40,6 +40,8 @@ def test_json_keys(peers_run):
     assert required <= set(result) <= set(bench.JSON_KEYS)
     assert set(result["vector"]) == {"1", "4"}
     assert result["single"] > 0 and all(v > 0 for v in result["vector"].values())
+    assert set(result["vector_paces"]) == {"1", "4"}  # random-legal play walks some paces
+    assert all(v > 0 for v in result["vector_paces"].values())
     assert 0 < result["reset_ms"] < 1000
     assert result["bytes_per_slot"] > 1000 and isinstance(result["bytes_per_slot"], int)
     if ALL_THREADS > 1:  # the default --threads 1,all: measured, or refused by this engine
@@ -132,7 +134,9 @@ def test_thread_rows_measured_or_skipped(monkeypatch, accepts):
     """An engine that refuses num_threads (today's) skips those rows with its reason; one that
     takes it (the coming API) gets them under vector_threads."""
 
-    def fake_vector(n, seconds, num_threads=1):
+    def fake_vector(n, seconds, num_threads=1, paces=None):
+        if paces is not None:
+            paces.append(2.0 * n)
         if num_threads != 1 and not accepts:
             raise ValueError("unknown config key 'num_threads'")
         return 1000.0 * n * num_threads
@@ -144,6 +148,7 @@ def test_thread_rows_measured_or_skipped(monkeypatch, accepts):
     monkeypatch.setattr(bench, "bytes_per_slot", lambda: (29_000, 6))
     result = bench.run_all(0.01, [1, 8], threads=[1, 3])
     assert result["vector"] == {"1": 1000.0, "8": 8000.0}
+    assert result["vector_paces"] == {"1": 2.0, "8": 16.0}
     if accepts:
         assert result["vector_threads"] == {"3": {"1": 3000.0, "8": 24000.0}}
         assert "skipped" not in result

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again unde
 ROOT = Path(__file__).resolve().parent.parent
 # `bench --json` keys without --peers/--engine/--cold; the default --threads 1,all adds
 # vector_threads, or a skipped note where the engine refuses num_threads (tests/test_bench.py)
-JSON_ALWAYS = {"single", "vector", "compile_s", "reset_ms", "bytes_per_slot"}
+JSON_ALWAYS = {"single", "vector", "vector_paces", "compile_s", "reset_ms", "bytes_per_slot"}
 JSON_THREADS = {"vector_threads", "skipped"}
 
 

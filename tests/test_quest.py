@@ -104,7 +104,8 @@ def test_loot_1_items_go_to_the_first_free_pack_slot_of_standing_members_in_orde
 
 def test_loot_1_what_does_not_fit_stays_and_pages_take_no_slot(scene):
     """LOOT-1: with one free pack slot in the party, the first item is taken and the others
-    stay in the room (LOOT stays offered); pages are taken regardless of room in packs."""
+    stay in the room; pages are taken regardless of room in packs. LOOT is then offered only
+    once a pack has room (no free stall)."""
     s = scene.s
     r = plain_room(scene)
     scene.clear_band(1, r)
@@ -116,6 +117,8 @@ def test_loot_1_what_does_not_fit_stays_and_pages_take_no_slot(scene):
     assert s.item[0, 3, NUM_EQUIP + 7] == DAGGER
     assert sorted(s.room_items[0, 1, r][s.room_items[0, 1, r] > 0]) == sorted([SWORD, LEATHER])
     assert s.pages_held[0, 1] == 1
+    assert not scene.legal(A_LOOT)
+    s.item[0, 0, NUM_EQUIP] = 0
     assert scene.legal(A_LOOT)
 
 

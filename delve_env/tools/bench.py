@@ -206,11 +206,13 @@ def bench_peer(peer: Peer, seconds: float, seed: int = 0) -> float:
 
 
 def bench_vector(
-    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, **config
+    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, paces=None, **config
 ) -> float:
     """Env steps per second (N per call) of the native vector env through `step`, actions
     sampled from the (N, A) `info["action_mask"]`; finished slots autoreset inside the timing.
-    `num_threads` reaches the env only when it is not 1 (1 is the env's default)."""
+    `num_threads` reaches the env only when it is not 1 (1 is the env's default). A list
+    `paces` gets the game paces per second appended (`info["paces"]`: a travel step takes
+    many, a fight's none)."""
     from ..vector import DelveVectorEnv
 
     if num_threads != 1:
@@ -223,18 +225,21 @@ def bench_vector(
 
     def run(duration: float, min_calls: int) -> tuple[int, float]:
         nonlocal info
-        calls = 0
+        calls = walked = 0
         t0 = time.perf_counter()
         end = t0 + duration
         while calls < min_calls or time.perf_counter() < end:
             sample_legal(info["action_mask"], uniforms.next(), actions)
             _, _, _, _, info = env.step(actions)
+            walked += int(info["paces"].sum())
             calls += 1
-        return calls, time.perf_counter() - t0
+        return calls, walked, time.perf_counter() - t0
 
     run(_warmup(seconds), 2)
-    calls, elapsed = run(seconds, 2)
+    calls, walked, elapsed = run(seconds, 2)
     env.close()
+    if paces is not None:
+        paces.append(walked / elapsed)
     return calls * num_envs / elapsed
 
 
@@ -356,7 +361,12 @@ def run_all(
         for n in sizes:
             say(f"vector env N={n}, {t} thread{'s' * (t != 1)}, {seconds:g} s...")
             try:
-                rows[str(n)] = bench_vector(n, seconds, num_threads=t)
+                if t == 1:
+                    walked: list = []
+                    rows[str(n)] = bench_vector(n, seconds, paces=walked)
+                    result.setdefault("vector_paces", {})[str(n)] = walked[0]
+                else:
+                    rows[str(n)] = bench_vector(n, seconds, num_threads=t)
             except (TypeError, ValueError) as err:  # an engine without num_threads, or a
                 if t == 1 or "num_threads" not in str(err):  # count it does not take
                     raise
@@ -392,7 +402,7 @@ def run_all(
     return result
 
 
-JSON_KEYS = ("single", "vector", "vector_threads", "engine", "peers", "compile_s",
+JSON_KEYS = ("single", "vector", "vector_paces", "vector_threads", "engine", "peers", "compile_s",
              "cold_compile_s", "reset_ms", "bytes_per_slot", "skipped")  # fmt: skip
 
 
@@ -422,9 +432,17 @@ def format_table(result: dict, seconds: float) -> None:
     """Print the results as a table (rich when installed, plain text otherwise)."""
     bases = [(SHORT_NAMES[p], result["peers"][p]) for p in RATIO_PEERS
              if p in result.get("peers", {})]  # fmt: skip
-    header = ["setting", "N", "threads", "steps/s"] + [f"vs {name}" for name, _ in bases]
+    header = ["setting", "N", "threads", "steps/s", "paces/s"]
+    header += [f"vs {name}" for name, _ in bases]
+    walked = result.get("vector_paces", {})
+
+    def paces(setting: str, n: int, t: int) -> str:
+        pps = walked.get(str(n)) if setting == SETTINGS["vector"][0] and t == 1 else None
+        return "" if pps is None else f"{pps:,.0f}"
+
     rows = [
-        [setting, f"{n:,}", str(t), f"{sps:,.0f}"] + [_ratio(sps / base) for _, base in bases]
+        [setting, f"{n:,}", str(t), f"{sps:,.0f}", paces(setting, n, t)]
+        + [_ratio(sps / base) for _, base in bases]
         for setting, n, t, sps, _ in table_rows(result)
     ]
     cache = {True: "numba cache hit", False: "compiled, cache miss", None: "cache unknown"}
@@ -446,6 +464,8 @@ def format_table(result: dict, seconds: float) -> None:
         f"(engine.state arrays, depth {result['depth']})"
     )
     notes.append(f"policy: uniform random legal action, {seconds:g} s per row after warm-up")
+    notes.append("paces/s: game paces (the clock, TIME-1) per second on the vector rows of one "
+                 "thread; an explore, travel or rest step takes many, a fight's steps none")  # fmt: skip
     used = ["single", "vector"] + (["engine"] if "engine" in result else [])
     notes += [f"{SETTINGS[k][0]}: {SETTINGS[k][1]}" for k in used]
     notes.append(
