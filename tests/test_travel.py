@@ -262,7 +262,8 @@ def test_the_progress_potential_going_down(scene_factory):
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     scene.act(A_STAIRS)
-    tiles = 0.0002 * int(s.stat_tiles[0])
+    seen = int(s.stat_tiles[0])
+    tiles = 0.0002 * seen + 0.01 * int(s.rations[0])  # and rations held
     x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
     s.fog[0, 1, y, x] = 0
     s.maps_held[0] |= 2  # MAP-5: the stair down opens
@@ -279,10 +280,12 @@ def test_the_progress_potential_going_down(scene_factory):
     assert before == pytest.approx(tiles + 0.15)
     scene.act(A_STAIRS)
     assert s.floor[0] == 2
-    new_tiles = 0.0002 * int(s.stat_tiles[0]) - tiles
+    new_tiles = 0.0002 * (int(s.stat_tiles[0]) - seen)
     assert potential(scene) == pytest.approx(before + new_tiles)  # stair term 0 on floor 2
     s.has_book[0] = True
     assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
+    s.rations[0] -= 4  # a meal: 0.01 a ration eaten
+    assert potential(scene) == pytest.approx(before + new_tiles + 0.3 - 0.04)
 
 
 def test_the_progress_potential_with_the_king(scene_factory):
@@ -291,7 +294,7 @@ def test_the_progress_potential_with_the_king(scene_factory):
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     s.has_king[0] = True
-    tiles = 0.0002 * int(s.stat_tiles[0])
+    tiles = 0.0002 * int(s.stat_tiles[0]) + 0.01 * int(s.rations[0])
     for f, climbed in ((3, 0), (2, 1)):
         ux, uy = int(s.stair_up[0, f, 0]), int(s.stair_up[0, f, 1])
         for dy in (0, 5):
