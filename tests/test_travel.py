@@ -28,9 +28,10 @@ from delve_env.engine.params import (
     P_HALL_WANDER,
     P_HEAL_PACES,
     P_JUNCTION_WANDER,
+    P_MEAL_PACES,
 )
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN
-from delve_env.engine.travel import NUM_TRAVELS, at_new_door, first_steps
+from delve_env.engine.travel import DOWN_TO, NO_WAY, NUM_TRAVELS, at_new_door, first_steps
 
 TRAVELS = (A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST)
 UNCOUNTED = ("steps", "events", "log", "log_n")  # a step's own counter and its record
@@ -316,3 +317,42 @@ def test_a_step_is_paid_its_potentials_change_and_a_free_action_costs(scene_fact
         assert reward == pytest.approx(cost)
         _, reward, *_ = scene.act(A_WAIT)
         assert reward == pytest.approx(0.0)
+
+
+def test_a_walk_stops_entering_a_room_with_loot():
+    """Travel stops on the first tile of another room that holds loot (here: gold left in a
+    room the walk to the stair down crosses), not before, and walks through it otherwise."""
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    for seed in range(8):
+        scene = make_scene(seed=seed)
+        s = scene.s
+        quiet_floor(scene)
+        snap = scene.save()
+        paces, room = 0, -1
+        while room < 0:
+            first_steps(s, 0, ways)
+            if ways[DOWN_TO] == NO_WAY:
+                break
+            scene.act(A_MOVE + int(ways[DOWN_TO]))
+            paces += 1
+            room = int(s.room_of[0, 1, s.y[0], s.x[0]])
+        if room < 0:
+            continue  # this floor's walk crosses no room
+        where = (int(s.x[0]), int(s.y[0]))
+        scene.load(snap)
+        s.room_gold[0, 1, room] = 5
+        _, _, _, _, info = scene.act(A_TRAVEL_DOWN)
+        assert info["paces"] == paces and (int(s.x[0]), int(s.y[0])) == where
+        return
+    pytest.fail("no walk crossed a room")
+
+
+def test_hunger_stops_a_walk(scene):
+    """A meal due with no rations wounds (FOOD-2): the walk stops on that pace."""
+    s = scene.s
+    quiet_floor(scene)
+    s.rations[0] = 0
+    s.meal_clock[0] = int(scene.p[P_MEAL_PACES]) - 3
+    hp = s.hp[0].copy()
+    _, _, _, _, info = scene.act(A_TRAVEL_DOWN)
+    assert info["paces"] == 3 and (s.hp[0] < hp).any()

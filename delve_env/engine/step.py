@@ -83,7 +83,7 @@ from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
 from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
-from .travel import NO_WAY, NUM_TRAVELS, REST, first_steps, stops_here, total_hp
+from .travel import NO_WAY, NUM_TRAVELS, REST, first_steps, stops_here
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
@@ -269,10 +269,9 @@ def one_action(s, p, e, a, rng):
 @njit(cache=True)
 def travel(s, p, e, kind, rng):
     """Explore, travel to a stair or rest (travel.py): the same single moves or waits, one
-    pace each, until the walk stops or the pace cap. Returns the summed reward; the step's
-    events are every pace's."""
+    pace each, until the walk stops or the pace cap. Returns the summed reward. Any event
+    stops the walk, so the step's events are its last pace's."""
     reward = 0.0
-    events = 0
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     for _ in range(int(p[P_TRAVEL_PACES])):
         if kind == REST:
@@ -282,13 +281,10 @@ def travel(s, p, e, kind, rng):
             if ways[kind] == NO_WAY:
                 break
             a = A_MOVE + ways[kind]
-        f = s.floor[e]
-        hp, room = total_hp(s, e), s.room_of[e, f, s.y[e], s.x[e]]
+        room = s.room_of[e, s.floor[e], s.y[e], s.x[e]]
         reward += one_action(s, p, e, a, rng)
-        events |= s.events[e]
-        if stops_here(s, e, kind, s.events[e], s.keeper_new[e], hp, room):
+        if stops_here(s, e, kind, room):
             break
-    s.events[e] = events
     return reward
 
 

@@ -19,12 +19,12 @@ NO_WAY = -1
 
 
 @njit(cache=True)
-def is_explore_goal(s, e, f, x, y, here):
+def is_explore_goal(s, e, f, x, y):
     """A tile explore walks to: a remembered walkable tile beside an unseen one (while the
     floor's map is not held: with it, what is unseen is rock), or a tile of a known room not
-    yet entered other than the room the party stands in."""
+    yet entered (the party is never in one: a room is entered through its door)."""
     r = s.room_of[e, f, y, x]
-    if r >= 0 and r != here and not s.room_entered[e, f, r]:
+    if r >= 0 and not s.room_entered[e, f, r]:
         return True
     if (s.maps_held[e] >> f) & 1:
         return False
@@ -50,7 +50,6 @@ def first_steps(s, e, ways):
     first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
     queue = np.empty(H * W, dtype=np.int32)
     x0, y0 = s.x[e], s.y[e]
-    here = s.room_of[e, f, y0, x0]
     start = y0 * W + x0
     first[start] = -1
     queue[0] = start
@@ -59,7 +58,7 @@ def first_steps(s, e, ways):
         c = queue[head]
         head += 1
         y, x = c // W, c % W
-        if c != start and ways[EXPLORE_TO] == NO_WAY and is_explore_goal(s, e, f, x, y, here):
+        if c != start and ways[EXPLORE_TO] == NO_WAY and is_explore_goal(s, e, f, x, y):
             ways[EXPLORE_TO] = first[c]
         for d in range(4):
             nx, ny = x + DX[d], y + DY[d]
@@ -92,14 +91,6 @@ def can_rest(s, e):
 
 
 @njit(cache=True)
-def total_hp(s, e):
-    t = 0
-    for m in range(MAX_MEMBERS):
-        t += s.hp[e, m]
-    return t
-
-
-@njit(cache=True)
 def at_new_door(s, e):
     """The party stands on a door of a room it has not entered (to listen, or sneak in)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
@@ -116,14 +107,13 @@ def at_new_door(s, e):
 
 
 @njit(cache=True)
-def stops_here(s, e, kind, events, keeper_new, hp_before, room_before):
+def stops_here(s, e, kind, room_before):
     """After one pace: does the walk stop? It stops for anything a player stops for: another
-    screen or the end (a fight, a wandering band, a level choice), any event (a new room or
-    floor, hunger, a secret door, loot...), Sixpence, a wound, the door of a room not yet
-    entered, a room with something to take; resting stops once no one can heal."""
-    if s.mode[e] != EXPLORE or s.outcome[e] != 0 or events != 0 or keeper_new != 0:
-        return True
-    if total_hp(s, e) < hp_before:
+    screen or the end (a fight, a wandering band, a level choice), any event of the pace (a
+    new room or floor, hunger and its wound, a secret door...), Sixpence, the door of a room
+    not yet entered, another room with something to take; resting stops once no one can
+    heal. (Walking wounds only by hunger, an event.)"""
+    if s.mode[e] != EXPLORE or s.outcome[e] != 0 or s.events[e] != 0 or s.keeper_new[e] != 0:
         return True
     if kind == REST:
         return not can_rest(s, e)
