@@ -60,7 +60,8 @@ def read_curve(csv_path: Path) -> list[dict]:
 def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str,
                label: str = "PPO (deterministic)") -> None:  # fmt: skip
     """Win rate (with its 95% band) and mean return against timesteps, the random-legal
-    baseline's values drawn as horizontal lines.
+    baseline's values drawn as horizontal lines, and a dotted line where the curriculum
+    went a floor deeper.
 
     Args:
         csv_path: A curve CSV written by `Curve`.
@@ -87,6 +88,12 @@ def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str,
     ax_ret.axhline(baseline["mean_return"], color="gray", ls="--", label="random legal")
     ax_ret.set(xlabel="timesteps", ylabel="mean return")
     ax_ret.legend(loc="best", fontsize="small")
+    for before, row in zip(rows, rows[1:]):  # the curriculum's steps: a line at each
+        if row["depth"] != before["depth"] and row["depth"] is not None:
+            for ax in (ax_win, ax_ret):
+                ax.axvline(row["timesteps"], color="tab:green", ls=":", lw=1)
+            ax_win.text(row["timesteps"], 0.97, f" depth {row['depth']:.0f}", fontsize=8,
+                        va="top", color="tab:green")  # fmt: skip
     fig.suptitle(title)
     fig.savefig(png_path, dpi=100)
     plt.close(fig)
