@@ -75,7 +75,7 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
                 if a == A_REST:
                     m = A_WAIT
                 else:
-                    first_steps(s, 0, ways)
+                    first_steps(s, 0, ways, -1)
                     m = A_MOVE + int(ways[a - A_EXPLORE])
                 assert b_env.action_masks()[m]
                 b_rewards += b_env.step(m)[1]
@@ -330,7 +330,7 @@ def test_a_walk_stops_entering_a_room_with_loot():
         snap = scene.save()
         paces, room = 0, -1
         while room < 0:
-            first_steps(s, 0, ways)
+            first_steps(s, 0, ways, -1)
             if ways[DOWN_TO] == NO_WAY:
                 break
             scene.act(A_MOVE + int(ways[DOWN_TO]))

@@ -186,7 +186,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
             model.set_env(venv)
             schedule.append({"timesteps": model.num_timesteps, **stage_keys(stages[stage])})
             print(f"curriculum: {stage_keys(stages[stage])} from {model.num_timesteps:,} steps")
-    final = curve.rows[-1] if stage + 1 == len(stages) else curve.evaluate(model, config)
+    final = curve.rows[-1] if stage + 1 == len(stages) else curve.evaluate(model, stages[-1])
     model.save(out / "model.zip")
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"

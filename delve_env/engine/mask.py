@@ -119,7 +119,7 @@ def mask_ground(s, p, e, mask):
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    first_steps(s, e, ways)  # explore and travel while there is a way; rest while it heals
+    first_steps(s, e, ways, -1)  # explore and travel while there is a way; rest while it heals
     for k in range(REST):
         mask[A_EXPLORE + k] = ways[k] != NO_WAY
     mask[A_REST] = can_rest(s, e)

@@ -277,7 +277,7 @@ def travel(s, p, e, kind, rng):
         if kind == REST:
             a = A_WAIT
         else:
-            first_steps(s, e, ways)
+            first_steps(s, e, ways, kind)
             if ways[kind] == NO_WAY:
                 break
             a = A_MOVE + ways[kind]

@@ -37,29 +37,47 @@ def is_explore_goal(s, e, f, x, y):
 
 
 @njit(cache=True)
-def first_steps(s, e, ways):
+def first_steps(s, e, ways, want):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
-    explore goal, the stair down once seen and open, the stair up), NO_WAY when there is none or the
-    party is on it. Ties go to the first direction in north, east, south, west order."""
+    explore goal, the stair down once seen and open, the stair up), NO_WAY when there is none
+    or the party is on it. Ties go to the first direction in north, east, south, west order.
+    `want` >= 0 asks for that kind only (the others are left NO_WAY); the search stops as soon
+    as what is asked is found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0 or s.mode[e] != EXPLORE:
         return
     H, W = s.tiles.shape[2], s.tiles.shape[3]
-    first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
-    queue = np.empty(H * W, dtype=np.int32)
     x0, y0 = s.x[e], s.y[e]
     start = y0 * W + x0
+    opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
+    dx, dy = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
+    ux, uy = s.stair_up[e, f, 0], s.stair_up[e, f, 1]
+    down, up = dy * W + dx, uy * W + ux
+    need_explore = want < 0 or want == EXPLORE_TO
+    need_down = (want < 0 or want == DOWN_TO) and opened and s.fog[e, f, dy, dx] != 0
+    need_up = (want < 0 or want == UP_TO) and s.fog[e, f, uy, ux] != 0
+    need_down = need_down and down != start
+    need_up = need_up and up != start
+    first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
+    queue = np.empty(H * W, dtype=np.int32)
     first[start] = -1
     queue[0] = start
     head, tail = 0, 1
-    while head < tail:
+    while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
         y, x = c // W, c % W
-        if c != start and ways[EXPLORE_TO] == NO_WAY and is_explore_goal(s, e, f, x, y):
+        if need_explore and c != start and is_explore_goal(s, e, f, x, y):
             ways[EXPLORE_TO] = first[c]
+            need_explore = False
+        if need_down and c == down:
+            ways[DOWN_TO] = first[c]
+            need_down = False
+        if need_up and c == up:
+            ways[UP_TO] = first[c]
+            need_up = False
         for d in range(4):
             nx, ny = x + DX[d], y + DY[d]
             if not (0 <= nx < W and 0 <= ny < H):
@@ -69,12 +87,6 @@ def first_steps(s, e, ways):
                 first[n] = d if c == start else first[c]
                 queue[tail] = n
                 tail += 1
-    opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
-    for k, stair in ((DOWN_TO, s.stair_down), (UP_TO, s.stair_up)):
-        x, y = stair[e, f, 0], stair[e, f, 1]
-        seen = s.fog[e, f, y, x] != 0 and (k == UP_TO or opened)
-        if (x != x0 or y != y0) and seen and first[y * W + x] >= 0:
-            ways[k] = first[y * W + x]
 
 
 @njit(cache=True)
