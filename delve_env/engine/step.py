@@ -83,7 +83,16 @@ from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
 from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
-from .travel import NO_WAY, NUM_TRAVELS, REST, first_steps, stops_here
+from .travel import (
+    EXPLORE_TO,
+    NO_WAY,
+    NUM_TRAVELS,
+    REST,
+    downhill,
+    first_steps,
+    stair_paces,
+    stops_here,
+)
 from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
@@ -273,14 +282,23 @@ def travel(s, p, e, kind, rng):
     stops the walk, so the step's events are its last pace's."""
     reward = 0.0
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    dist = np.empty(0, dtype=np.int32)
+    seen = -1  # the tiles seen when `dist` was searched: new tiles may shorten the way
     for _ in range(int(p[P_TRAVEL_PACES])):
         if kind == REST:
             a = A_WAIT
-        else:
+        elif kind == EXPLORE_TO:
             first_steps(s, e, ways, kind)
             if ways[kind] == NO_WAY:
                 break
             a = A_MOVE + ways[kind]
+        else:
+            if s.stat_tiles[e] != seen:
+                dist, seen = stair_paces(s, e, kind), s.stat_tiles[e]
+            d = downhill(s, e, dist)
+            if d == NO_WAY:
+                break
+            a = A_MOVE + d
         room = s.room_of[e, s.floor[e], s.y[e], s.x[e]]
         reward += one_action(s, p, e, a, rng)
         if stops_here(s, e, kind, room):
