@@ -356,3 +356,22 @@ def test_hunger_stops_a_walk(scene):
     hp = s.hp[0].copy()
     _, _, _, _, info = scene.act(A_TRAVEL_DOWN)
     assert info["paces"] == 3 and (s.hp[0] < hp).any()
+
+
+def test_the_soak_checker_flags_a_broken_free_streak(scene):
+    """soak.InvariantChecker: a free streak kept across a pace, or negative, is reported; a
+    streak that grows with no pace is not."""
+    from delve_env.tools import soak
+
+    s = scene.s
+    checker = soak.InvariantChecker()
+    assert checker.check(s) == []
+    s.free_streak[0] = 3
+    s.steps[0] += 1
+    assert checker.check(s) == []  # time-free actions: no pace
+    s.pace[0] += 1
+    s.steps[0] += 1
+    assert [v.rule for v in checker.check(s)] == ["free streak kept across a pace"]
+    s.free_streak[0] = -1
+    s.steps[0] += 1
+    assert "free streak negative" in [v.rule for v in checker.check(s)]

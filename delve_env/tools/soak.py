@@ -249,6 +249,11 @@ class InvariantChecker:
         same = ~np.broadcast_to(np.asarray(new_episode, bool), (n,))
         ticks = (now["pace"] - prev["pace"])[:, None]
         fell = prev["effects"] - effects
+        self._add(
+            bad(same & (ticks[:, 0] > 0) & (s.free_streak != 0)),
+            "free streak kept across a pace",
+            lambda e: f"free_streak {s.free_streak[e]} after {ticks[e, 0]} paces",
+        )
         spent = (fell == ticks) | ((effects == 0) & (fell <= ticks))  # one a pace, to 0 at most
         self._add(
             bad(same & ((fell > 0) & ~spent).any(axis=1)),
@@ -293,6 +298,7 @@ class InvariantChecker:
         )
         self._add(bad(s.gold < 0), "gold negative", lambda e: f"gold {s.gold[e]}")
         self._add(bad(s.rations < 0), "rations negative", lambda e: f"rations {s.rations[e]}")
+        self._add(bad(s.free_streak < 0), "free streak negative", lambda e: f"{s.free_streak[e]}")
         self._add(
             bad(((s.raised > MAX_RAISES) | (s.raised < 0)).any(axis=1)),
             "raised more than 3 times",
