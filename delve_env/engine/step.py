@@ -282,7 +282,7 @@ def travel(s, p, e, kind, rng):
     stops the walk, so the step's events are its last pace's."""
     reward = 0.0
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    dist = np.empty(0, dtype=np.int32)
+    dist = np.empty((0, 0), dtype=np.int64)
     seen = -1  # the tiles seen when `dist` was searched: new tiles may shorten the way
     for _ in range(int(p[P_TRAVEL_PACES])):
         if kind == REST:

@@ -6,11 +6,11 @@ says when to stop; `step.travel` takes the paces.
 
 import numpy as np
 
-from .floors import DX, DY, is_walkable
+from .floors import DX, DY, is_walkable, walk_distances
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .tables import DOOR, EXPLORE, MAX_MEMBERS
+from .tables import DOOR, EXPLORE, MAX_MEMBERS, ROCK
 from .traits import may_heal
 
 EXPLORE_TO, DOWN_TO, UP_TO, REST = 0, 1, 2, 3  # travel kinds, in action order (A_EXPLORE + k)
@@ -92,34 +92,18 @@ def first_steps(s, e, ways, want):
 @njit(cache=True)
 def stair_paces(s, e, kind):
     """Paces from each remembered walkable tile to travel kind k's stair (DOWN_TO or UP_TO)
-    over the remembered walkable tiles, -1 where it cannot be reached; all -1 when the stair
-    is no goal (not seen; the stair down not open). One search serves every pace of a walk
-    until the party sees new tiles."""
+    over the remembered walkable tiles (`floors.walk_distances` on the floor as remembered),
+    -1 where it cannot be reached; all -1 when the stair is no goal (not seen; the stair down
+    not open). One search serves every pace of a walk until the party sees new tiles."""
     f = s.floor[e]
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
-    dist = np.full(H * W, -1, dtype=np.int32)
+    tiles = s.tiles[e, f]
+    dist = np.full(tiles.shape, -1, dtype=np.int64)
     stair = s.stair_down if kind == DOWN_TO else s.stair_up
     x0, y0 = stair[e, f, 0], stair[e, f, 1]
     opened = kind == UP_TO or (s.maps_held[e] >> f) != 0
-    if not opened or s.fog[e, f, y0, x0] == 0:
-        return dist
-    queue = np.empty(H * W, dtype=np.int32)
-    queue[0] = y0 * W + x0
-    dist[queue[0]] = 0
-    head, tail = 0, 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        y, x = c // W, c % W
-        for d in range(4):
-            nx, ny = x + DX[d], y + DY[d]
-            if not (0 <= nx < W and 0 <= ny < H):
-                continue
-            n = ny * W + nx
-            if dist[n] < 0 and s.fog[e, f, ny, nx] != 0 and is_walkable(s.tiles[e, f, ny, nx]):
-                dist[n] = dist[c] + 1
-                queue[tail] = n
-                tail += 1
+    if opened and s.fog[e, f, y0, x0] != 0:
+        known = np.where(s.fog[e, f] != 0, tiles, np.int8(ROCK))  # unseen: not walked on
+        walk_distances(known, x0, y0, dist)
     return dist
 
 
@@ -128,13 +112,13 @@ def downhill(s, e, dist):
     """The first direction (north, east, south, west) one pace nearer the stair of `dist`:
     the first pace `first_steps` takes toward it (its ties go the same way); NO_WAY on the
     stair or where it cannot be reached."""
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
-    here = dist[s.y[e] * W + s.x[e]]
-    if here <= 0:
+    H, W = dist.shape
+    x, y = s.x[e], s.y[e]
+    if dist[y, x] <= 0:
         return NO_WAY
     for d in range(4):
-        nx, ny = s.x[e] + DX[d], s.y[e] + DY[d]
-        if 0 <= nx < W and 0 <= ny < H and dist[ny * W + nx] == here - 1:
+        nx, ny = x + DX[d], y + DY[d]
+        if 0 <= nx < W and 0 <= ny < H and dist[ny, nx] == dist[y, x] - 1:
             return d
     return NO_WAY
 
