@@ -157,18 +157,23 @@ def paid(scene, kinds, goodwill=False):
     raise AssertionError("never paid")
 
 
+def after_a_bribe(scene_factory, reveal: float, stone: float):
+    """A rat band paid off under BRIBE-2's chances (config keys, checked to reach the
+    engine), the floor's rooms first forgotten: (rooms known, summoning stones held)."""
+    scene = scene_factory(bribe_reveal_chance=reveal, bribe_stone_chance=stone)
+    assert scene.p[P_BRIBE_REVEAL] == reveal and scene.p[P_BRIBE_STONE] == stone
+    bribe_scene(scene, [RAT])
+    scene.s.room_known[0, 1] = False
+    paid(scene, [RAT])
+    known = scene.s.room_known[0, 1, : int(scene.s.num_rooms[0, 1])]
+    return known, int((scene.s.item[0] == SUMMONING_STONE).sum())
+
+
 def test_bribe_2_a_paid_band_may_reveal_the_floors_rooms_and_hand_a_stone(scene_factory):
     """BRIBE-2 at non-default chances (config keys): 1 reveals every room of the floor and
     always hands over a summoning stone; 0 never does."""
     for chance in (1.0, 0.0):
-        scene = scene_factory(bribe_reveal_chance=chance, bribe_stone_chance=chance)
-        assert scene.p[P_BRIBE_REVEAL] == chance and scene.p[P_BRIBE_STONE] == chance
-        bribe_scene(scene, [RAT])
-        scene.s.room_known[0, 1] = False
-        paid(scene, [RAT])
-        rooms = int(scene.s.num_rooms[0, 1])
-        known = scene.s.room_known[0, 1, :rooms]
-        stones = int((scene.s.item[0] == SUMMONING_STONE).sum())
+        known, stones = after_a_bribe(scene_factory, chance, chance)
         if chance:
             assert known.all() and stones == 1
         else:
@@ -204,13 +209,7 @@ def test_bribe_2_the_reveal_and_the_stone_roll_each_with_their_own_chance(scene_
     bribe_stone_chance: at (1, 0) every room is known and no stone is handed over; at (0, 1)
     a stone and no reveal."""
     for reveal, stone in ((1.0, 0.0), (0.0, 1.0)):
-        scene = scene_factory(bribe_reveal_chance=reveal, bribe_stone_chance=stone)
-        bribe_scene(scene, [RAT])
-        scene.s.room_known[0, 1] = False
-        paid(scene, [RAT])
-        rooms = int(scene.s.num_rooms[0, 1])
-        known = scene.s.room_known[0, 1, :rooms]
-        stones = int((scene.s.item[0] == SUMMONING_STONE).sum())
+        known, stones = after_a_bribe(scene_factory, reveal, stone)
         if reveal:
             assert known.all() and stones == 0
         else:

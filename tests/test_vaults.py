@@ -96,6 +96,16 @@ def act(env: DelveEnv, a: int):
     return env.step(a)
 
 
+def leave_and_step_back(env: DelveEnv, f: int, r: int) -> None:
+    """Leave the lock, walk one tile out of the room's corner and back in (room r of f)."""
+    s = env.state
+    act(env, A_LEAVE)
+    moves = [d for d in range(4) if env.engine.masks[0, A_MOVE + d]]
+    act(env, A_MOVE + moves[0])
+    act(env, A_MOVE + (moves[0] + 2) % 4)
+    assert s.room_of[0, f, s.y[0], s.x[0]] == r
+
+
 def task(lock: str, f: int, seed: int = 0, tough: bool = True, **config) -> DelveEnv:
     """The Delve-Vault-v0 sub-task on floor f, reset with `seed` (no step cap in practice)."""
     config.setdefault("max_steps", 100_000)
@@ -288,12 +298,7 @@ def test_vault1_leaving_and_coming_back_keeps_the_wall_learned():
     act(env, A_RING + int(combo[0]))  # one ring of a third guess
     history = s.wall_history[0, f].copy()
     assert s.wall_guesses[0, f] == 2 and s.wall_num_set[0, f] == 1
-    act(env, A_LEAVE)
-    # walk out of the room's corner tile and back in
-    moves = [d for d in range(4) if env.engine.masks[0, A_MOVE + d]]
-    act(env, A_MOVE + moves[0])
-    act(env, A_MOVE + (moves[0] + 2) % 4)
-    assert s.room_of[0, f, s.y[0], s.x[0]] == r
+    leave_and_step_back(env, f, r)
     act(env, A_WORK + hero)
     assert s.mode[0] == WALL
     assert (s.wall_history[0, f] == history).all()
@@ -865,11 +870,7 @@ def test_wall1_rogue_knows_the_first_ring_and_a_guess_begun_is_kept():
     assert s.wall_num_set[0, f] == 1 and s.wall_set[0, f, 0] == combo[0]
     act(env, A_RING + int(combo[1]))
     assert s.wall_num_set[0, f] == 2
-    act(env, A_LEAVE)
-    moves = [d for d in range(4) if env.engine.masks[0, A_MOVE + d]]
-    act(env, A_MOVE + moves[0])
-    act(env, A_MOVE + (moves[0] + 2) % 4)
-    assert s.room_of[0, f, s.y[0], s.x[0]] == r
+    leave_and_step_back(env, f, r)
     act(env, A_WORK + rogue)
     assert s.mode[0] == WALL and s.wall_num_set[0, f] == 2
     assert s.wall_set[0, f, 0] == combo[0] and s.wall_set[0, f, 1] == combo[1]
