@@ -14,6 +14,7 @@ from delve_env.engine.actions import (
     A_LOOT,
     A_MOVE,
     A_REST,
+    A_SEARCH,
     A_SELECT,
     A_STAIRS,
     A_SWAP,
@@ -31,7 +32,14 @@ from delve_env.engine.params import (
     P_MEAL_PACES,
 )
 from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN
-from delve_env.engine.travel import DOWN_TO, NO_WAY, NUM_TRAVELS, at_new_door, first_steps
+from delve_env.engine.travel import (
+    DOWN_TO,
+    NO_WAY,
+    NUM_TRAVELS,
+    SEARCH_HERE,
+    at_new_door,
+    first_steps,
+)
 
 TRAVELS = (A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST)
 UNCOUNTED = ("steps", "events", "log", "log_n")  # a step's own counter and its record
@@ -43,13 +51,13 @@ def fields(s) -> dict:
 
 @pytest.mark.parametrize("difficulty", ["easy", "hard"])
 def test_a_travel_step_is_exactly_its_single_moves(difficulty):
-    """On many seeds and many travel steps, interrupted ones included: the state (every field
+    """On many seeds and many travel steps, interrupted ones and explore's searches included: the state (every field
     but the step count and the step's record), the rewards summed and the mask after one
     travel step are those the same paces taken one move at a time give."""
     a_env = DelveEnv(difficulty=difficulty, reward_mode="shaped")
     b_env = DelveEnv(difficulty=difficulty, reward_mode="shaped")
     rng = np.random.default_rng(0)
-    ends = {"fight": 0, "explore": 0, "several paces": 0}
+    ends = {"fight": 0, "explore": 0, "several paces": 0, "searches": 0}
     for seed in range(12):
         a_env.reset(seed=seed)
         b_env.reset(seed=seed)
@@ -76,7 +84,9 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
                     m = A_WAIT
                 else:
                     first_steps(s, 0, ways, -1)
-                    m = A_MOVE + int(ways[a - A_EXPLORE])
+                    way = int(ways[a - A_EXPLORE])
+                    m = A_SEARCH if way == SEARCH_HERE else A_MOVE + way
+                    ends["searches"] += way == SEARCH_HERE
                 assert b_env.action_masks()[m]
                 b_rewards += b_env.step(m)[1]
             want, got = fields(b_env.state), fields(a_env.state)

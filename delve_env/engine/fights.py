@@ -40,7 +40,7 @@ from .party import (
 )
 from .quest import free_king
 from .rng import chance, randint, roll
-from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
+from .state import DIRTY_MAGIC, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     CAT_SHIELD,
@@ -724,6 +724,7 @@ def meet_lingering_band(s, p, e, rng):
         s.foe_hp[e, k] = s.linger_hp[e, f, k]
     s.linger_kind[e, f, :] = -1
     s.linger_hp[e, f, :] = 0
+    s.dirty[e] |= DIRTY_MAP  # its mark leaves the map even if the fight ends this very step
     start_fight(s, p, e, -1, rng)
     return True
 

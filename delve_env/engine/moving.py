@@ -127,11 +127,13 @@ def step_party(s, e, d):
 @njit(cache=True)
 def search_walls(s, p, e, rng):
     """SECRET-2: each secret door next to the party is found with the search chance; every
-    one of them under the LIGHT effect."""
+    one of them under the LIGHT effect. Counts the search beside each tile (`searched`: where
+    explore has searched enough, travel.py)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
     lit = is_running(s, e, LIGHT)
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
+        s.searched[e, ny, nx] = min(int(s.searched[e, ny, nx]) + 1, 255)
         if s.tiles[e, f, ny, nx] == SECRET and (lit or chance(rng, e, p[P_SEARCH_FIND])):
             s.tiles[e, f, ny, nx] = DOOR
             remember(s, e, f, nx, ny, nx, ny)
@@ -158,6 +160,8 @@ def arrive(s, e, f, x, y):
     old, first = s.floor[e], not s.floor_visited[e, f]
     s.floor[e], s.x[e], s.y[e] = f, x, y
     s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE
+    if f != old:
+        s.searched[e] = 0
     change_floor(s, e, old, f, first)
     if first:
         s.floor_visited[e, f] = True

@@ -88,6 +88,7 @@ from .travel import (
     NO_WAY,
     NUM_TRAVELS,
     REST,
+    SEARCH_HERE,
     downhill,
     first_steps,
     stair_paces,
@@ -291,7 +292,7 @@ def travel(s, p, e, kind, rng):
             first_steps(s, e, ways, kind)
             if ways[kind] == NO_WAY:
                 break
-            a = A_MOVE + ways[kind]
+            a = A_SEARCH if ways[kind] == SEARCH_HERE else A_MOVE + ways[kind]
         else:
             if s.stat_tiles[e] != seen:
                 dist, seen = stair_paces(s, e, kind), s.stat_tiles[e]

@@ -125,6 +125,7 @@ def _struct_of(nt):
     s.sel_slot = nt.sel_slot
     s.tiles = nt.tiles
     s.fog = nt.fog
+    s.searched = nt.searched
     s.coarse = nt.coarse
     s.room_of = nt.room_of
     s.num_rooms = nt.num_rooms
@@ -293,6 +294,7 @@ def clear_slot(s, e):
     s.sel_slot[e] = 0
     s.tiles[e] = 0
     s.fog[e] = 0
+    s.searched[e] = 0
     s.coarse[e] = 0
     s.room_of[e] = 0
     s.num_rooms[e] = 0

@@ -16,6 +16,8 @@ from .traits import may_heal
 EXPLORE_TO, DOWN_TO, UP_TO, REST = 0, 1, 2, 3  # travel kinds, in action order (A_EXPLORE + k)
 NUM_TRAVELS = 4
 NO_WAY = -1
+SEARCH_HERE = 4  # explore's way when its goal is to search where the party stands
+SEARCH_TRIES = 4  # searches beside a wall before explore counts it searched (SECRET-2: 1/2 each)
 
 
 @njit(cache=True)
@@ -37,11 +39,40 @@ def is_explore_goal(s, e, f, x, y):
 
 
 @njit(cache=True)
+def is_unexplored(s, e, f, x, y):
+    """Ground the party has not been in: unseen, or a tile of a room not yet entered."""
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    if not (0 <= x < W and 0 <= y < H):
+        return False
+    r = s.room_of[e, f, y, x]
+    return s.fog[e, f, y, x] == 0 or (r >= 0 and not s.room_entered[e, f, r])
+
+
+@njit(cache=True)
+def search_spot(s, e, f, x, y):
+    """Where explore searches once nothing else is left to walk to: a remembered walkable
+    tile beside a wall (a seen rock tile: a secret door looks like one, SECRET-1) searched
+    there fewer than SEARCH_TRIES times, with ground the party has not been in behind it, a
+    room's depth deep (rooms are at least 3 tiles across). Returns 0 (no spot), 1 in a hall
+    (every secret door opens on a hall) or 2 in a room (its wall may hide a way on)."""
+    for d in range(4):
+        nx, ny = x + DX[d], y + DY[d]
+        if s.fog[e, f, ny, nx] != 1 + ROCK or s.searched[e, ny, nx] >= SEARCH_TRIES:
+            continue
+        if is_unexplored(s, e, f, nx + DX[d], ny + DY[d]) and is_unexplored(
+            s, e, f, nx + 2 * DX[d], ny + 2 * DY[d]
+        ):
+            return 1 if s.room_of[e, f, y, x] < 0 else 2
+    return 0
+
+
+@njit(cache=True)
 def first_steps(s, e, ways, want):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
-    explore goal, the stair down once seen and open, the stair up), NO_WAY when there is none
-    or the party is on it. Ties go to the first direction in north, east, south, west order.
+    explore goal, else the nearest search spot in a hall, else in a room; the stair down once seen and open; the stair
+    up), NO_WAY when there is none or the party is on it, SEARCH_HERE for explore standing on
+    a search spot. Ties go to the first direction in north, east, south, west order.
     `want` >= 0 asks for that kind only (the others are left NO_WAY); the search stops as soon
     as what is asked is found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
@@ -65,6 +96,7 @@ def first_steps(s, e, ways, want):
     first[start] = -1
     queue[0] = start
     head, tail = 0, 1
+    spots = np.full(3, -1, dtype=np.int64)  # the nearest search spot in a hall (1), a room (2)
     while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
@@ -72,6 +104,10 @@ def first_steps(s, e, ways, want):
         if need_explore and c != start and is_explore_goal(s, e, f, x, y):
             ways[EXPLORE_TO] = first[c]
             need_explore = False
+        if need_explore and spots[1] < 0:
+            kind = search_spot(s, e, f, x, y)
+            if kind > 0 and spots[kind] < 0:
+                spots[kind] = c
         if need_down and c == down:
             ways[DOWN_TO] = first[c]
             need_down = False
@@ -87,6 +123,9 @@ def first_steps(s, e, ways, want):
                 first[n] = d if c == start else first[c]
                 queue[tail] = n
                 tail += 1
+    spot = spots[1] if spots[1] >= 0 else spots[2]
+    if need_explore and spot >= 0:
+        ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
 
 
 @njit(cache=True)
