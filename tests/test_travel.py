@@ -24,19 +24,32 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
 )
 from delve_env.engine.floors import DX, DY, is_walkable
+from delve_env.engine.moving import remember
 from delve_env.engine.params import (
     P_FREE_ACTIONS,
     P_HALL_WANDER,
     P_HEAL_PACES,
     P_JUNCTION_WANDER,
     P_MEAL_PACES,
+    P_SEARCH_FIND,
 )
-from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN
+from delve_env.engine.tables import (
+    DOOR,
+    EV_SECRET,
+    EXPLORE,
+    FIGHT,
+    HALL,
+    ROCK,
+    ROOM,
+    SECRET,
+    STAIR_DOWN,
+)
 from delve_env.engine.travel import (
     DOWN_TO,
     NO_WAY,
     NUM_TRAVELS,
     SEARCH_HERE,
+    SEARCH_TRIES,
     at_new_door,
     first_steps,
 )
@@ -385,3 +398,113 @@ def test_the_soak_checker_flags_a_broken_free_streak(scene):
     s.free_streak[0] = -1
     s.steps[0] += 1
     assert "free streak negative" in [v.rule for v in checker.check(s)]
+
+
+def hidden_room_floor(scene, find: float):
+    """Floor 1 made over: the party stands at the west wall of room 1 (entered), whose door
+    opens on a hall running east to a secret door (16, 10) into room 0 (never seen). Known:
+    x 4..16, y 7..13; unseen ground lies only behind room 1's west wall and behind the secret
+    door. No bands, no wandering; searches find with chance `find`."""
+    s = scene.s
+    scene.act(A_STAIRS)
+    s.tiles[0, 1] = ROCK
+    s.room_of[0, 1] = -1
+    s.fog[0, 1] = 0
+    s.num_rooms[0, 1] = 2
+    for r, (x0, x1) in enumerate([(17, 20), (5, 8)]):
+        s.tiles[0, 1, 9:12, x0 : x1 + 1] = ROOM
+        s.room_of[0, 1, 9:12, x0 : x1 + 1] = r
+        s.room_rect[0, 1, r] = (x0, 9, x1, 11)
+    s.tiles[0, 1, 10, 9] = DOOR
+    s.tiles[0, 1, 10, 10:16] = HALL
+    s.tiles[0, 1, 10, 16] = SECRET
+    s.room_entered[0, 1, :2] = (False, True)
+    s.room_known[0, 1, :2] = (False, True)
+    s.band_kind[0, 1] = -1
+    s.room_gold[0, 1] = 0
+    s.room_items[0, 1] = 0
+    s.room_pages[0, 1] = -1
+    s.room_chest[0, 1] = 0
+    s.stair_up[0, 1] = s.stair_down[0, 1] = (40, 20)  # unseen: no travel goal
+    s.x[0], s.y[0] = 5, 10
+    s.searched[0] = 0
+    remember(s, 0, 1, 4, 7, 16, 13)
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    scene.p[P_SEARCH_FIND] = find
+    scene.refresh()
+
+
+def test_explore_searches_at_the_end_of_a_hall_for_the_secret_door(scene):
+    """With nothing left to walk to, explore goes to a hall's wall with ground not yet been in
+    behind it (before the nearer wall of a room) and searches there: it stops when the secret
+    door is found."""
+    hidden_room_floor(scene, find=1.0)
+    s = scene.s
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    first_steps(s, 0, ways, -1)
+    assert ways[0] == 1  # east, to the hall, though the room's west wall is where it stands
+    _, _, _, _, info = scene.env.step(A_EXPLORE)
+    assert info["paces"] == 10 + 1  # ten moves, one search
+    assert (int(s.x[0]), int(s.y[0])) == (15, 10)
+    assert s.tiles[0, 1, 10, 16] == DOOR and s.events[0] & EV_SECRET
+
+
+def test_explore_searches_a_wall_four_times_then_the_next(scene_factory):
+    """SEARCH_TRIES searches beside a wall, then explore moves on: the hall's wall first, then
+    a room's; once no wall is left to search, explore is not offered."""
+    scene = scene_factory(travel_paces=10 + SEARCH_TRIES)
+    hidden_room_floor(scene, find=0.0)
+    s = scene.s
+    _, _, _, _, info = scene.env.step(A_EXPLORE)
+    assert info["paces"] == 10 + SEARCH_TRIES
+    assert (int(s.x[0]), int(s.y[0])) == (15, 10) and s.searched[0, 10, 16] == SEARCH_TRIES
+    assert s.tiles[0, 1, 10, 16] == SECRET
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    first_steps(s, 0, ways, -1)
+    assert ways[0] == 3  # west, back to the room's wall
+    s.searched[0, 9:12, 4] = SEARCH_TRIES
+    assert not scene.refresh()[A_EXPLORE]
+
+
+def test_the_searches_counted_are_of_this_visit_to_the_floor(scene):
+    """`searched` counts the searches beside each tile since the party came to this floor."""
+    s = scene.s
+    scene.act(A_STAIRS)
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    scene.act(A_SEARCH)
+    x, y = int(s.x[0]), int(s.y[0])
+    assert s.searched[0, y - 1, x] == s.searched[0, y, x + 1] == 1 and s.searched[0, y, x] == 0
+    scene.act(A_STAIRS)  # up to the courtyard, and down again
+    scene.act(A_STAIRS)
+    assert s.floor[0] == 1 and not s.searched[0].any()
+
+
+def test_the_soak_checker_flags_a_search_made_from_nowhere(scene):
+    """soak.InvariantChecker: a wall counted as searched beside no seen walkable tile of the
+    party's floor is reported; one beside where the party stands is not."""
+    from delve_env.tools import soak
+
+    s = scene.s
+    scene.act(A_STAIRS)
+    checker = soak.InvariantChecker()
+    s.searched[0, int(s.y[0]) - 1, int(s.x[0])] = 2
+    assert checker.check(s, stepped=False) == []
+    s.searched[0, 0, 0] = 1
+    rules = [v.rule for v in checker.check(s, stepped=False)]
+    assert rules == ["searched beside no tile of this floor seen"]
+
+
+def test_the_soak_checker_lets_dispel_magic_end_the_foul_lantern(scene):
+    """soak.InvariantChecker: effects are spent one a pace, but dispel magic ends the foul
+    lantern's WARD at once (spells.end_foul_ward); a kind WARD gone at once is reported."""
+    from delve_env.engine.tables import WARD
+    from delve_env.tools import soak
+
+    s = scene.s
+    for foul, want in ((True, []), (False, ["effect spent but by one pace"])):
+        checker = soak.InvariantChecker()
+        s.effects[0, WARD], s.ward_foul[0] = 50, foul
+        assert checker.check(s) == []
+        s.effects[0, WARD], s.ward_foul[0] = 0, False
+        s.steps[0] += 1
+        assert [v.rule for v in checker.check(s)] == want

@@ -255,6 +255,7 @@ class InvariantChecker:
             lambda e: f"free_streak {s.free_streak[e]} after {ticks[e, 0]} paces",
         )
         spent = (fell == ticks) | ((effects == 0) & (fell <= ticks))  # one a pace, to 0 at most
+        spent[:, WARD] |= prev["foul"] & ~s.ward_foul & (effects[:, WARD] == 0)  # dispelled
         self._add(
             bad(same & ((fell > 0) & ~spent).any(axis=1)),
             "effect spent but by one pace",
@@ -299,6 +300,8 @@ class InvariantChecker:
         self._add(bad(s.gold < 0), "gold negative", lambda e: f"gold {s.gold[e]}")
         self._add(bad(s.rations < 0), "rations negative", lambda e: f"rations {s.rations[e]}")
         self._add(bad(s.free_streak < 0), "free streak negative", lambda e: f"{s.free_streak[e]}")
+        self._add(bad(searched_from_nowhere(s)), "searched beside no tile of this floor seen",
+                  lambda e: f"floor {s.floor[e]}, searched at {np.argwhere(s.searched[e]).tolist()[:4]}")  # fmt: skip
         self._add(
             bad(((s.raised > MAX_RAISES) | (s.raised < 0)).any(axis=1)),
             "raised more than 3 times",
@@ -363,6 +366,7 @@ class InvariantChecker:
             "pages": pages_total(s),
             "steps": s.steps.astype(np.int64),
             "effects": s.effects.astype(np.int64),
+            "foul": s.ward_foul.copy(),
             "known": s.known_kinds.astype(np.int64),
             "bids": s.stat_bids.astype(np.int64),
             "bought": s.stat_bought.astype(np.int64),
@@ -690,6 +694,27 @@ class InvariantChecker:
             "a store step moved the clock",
             lambda e: f"pace {prev['pace'][e]} -> {now['pace'][e]}",
         )
+
+
+WALKABLE = (HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP)  # floors.is_walkable
+
+
+def searched_from_nowhere(s) -> np.ndarray:
+    """Per slot: a tile counted as searched beside (`searched`) with no walkable tile of the
+    party's floor, seen, orthogonally next to it: searches are this floor visit's, made from
+    where the party stood."""
+    n = len(s.floor)
+    f = np.clip(
+        np.asarray(s.floor, dtype=np.int64), 0, s.tiles.shape[1] - 1
+    )  # a bad floor: its own check
+    tiles, fog = s.tiles[np.arange(n), f], s.fog[np.arange(n), f]
+    stood = (fog != 0) & np.isin(tiles, WALKABLE)
+    near = np.zeros_like(stood)
+    near[:, 1:] |= stood[:, :-1]
+    near[:, :-1] |= stood[:, 1:]
+    near[:, :, 1:] |= stood[:, :, :-1]
+    near[:, :, :-1] |= stood[:, :, 1:]
+    return ((s.searched > 0) & ~near).any(axis=(1, 2))
 
 
 def check_obs_batch(obs: dict, n: int, space=None) -> list[str]:
