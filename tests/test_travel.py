@@ -6,7 +6,7 @@ from collections import deque
 
 import numpy as np
 import pytest
-from conftest import make_scene
+from conftest import make_rng, make_scene
 
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
@@ -33,12 +33,14 @@ from delve_env.engine.params import (
     P_MEAL_PACES,
     P_SEARCH_FIND,
 )
+from delve_env.engine.party import join_king
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
     EXPLORE,
     FIGHT,
     HALL,
+    KING_SLOT,
     ROCK,
     ROOM,
     SECRET,
@@ -325,6 +327,26 @@ def test_the_progress_potential_with_the_king(scene_factory):
             s.floor[0], s.x[0], s.y[0] = f, ux, uy + dy
             want = tiles + 0.3 + 0.15 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
             assert potential(scene) == pytest.approx(want), (f, dy)
+
+
+def test_a_finished_run_keeps_no_progress_potential(scene_factory):
+    """The potential of a won or lost run is 0: the last step pays the win (with the book's
+    bonus) or the loss, less all the progress held before it; a step that does not end the
+    run pays only its change."""
+    for won in (True, False):
+        scene = scene_factory(depth=3, reward_mode="shaped")
+        s = scene.s
+        scene.act(A_STAIRS)
+        scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+        join_king(s, 0, make_rng())
+        s.hp[0, KING_SLOT] = s.hp[0, KING_SLOT] if won else 0
+        s.has_book[0] = won
+        before = potential(scene)
+        assert before > 0.5
+        _, reward, term, *_ = scene.act(A_STAIRS if won else A_WAIT)
+        assert term and potential(scene) == 0.0
+        free = -0.002 if won else 0.0  # the stairs pass no pace
+        assert reward == pytest.approx((1.5 if won else -1.0) - before + free, abs=1e-5)
 
 
 def test_a_step_is_paid_its_potentials_change_and_a_free_action_costs(scene_factory):
