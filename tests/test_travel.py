@@ -10,10 +10,16 @@ from conftest import make_rng, make_scene
 
 from delve_env import DelveEnv
 from delve_env.engine.actions import (
+    A_ATTACK,
+    A_CANCEL,
+    A_CAST,
     A_EXPLORE,
+    A_GIVE,
     A_LOOT,
     A_MOVE,
+    A_POWER,
     A_REST,
+    A_RUN,
     A_SEARCH,
     A_SELECT,
     A_STAIRS,
@@ -41,6 +47,8 @@ from delve_env.engine.tables import (
     FIGHT,
     HALL,
     KING_SLOT,
+    MEDICINAL_ALE,
+    NUM_ITEM_SLOTS,
     ROCK,
     ROOM,
     SECRET,
@@ -234,6 +242,38 @@ def test_no_free_stall(scene, limit):
     assert mask[A_WAIT] and mask[A_STAIRS - 1]  # wait and search pass time
     env.step(A_WAIT)
     assert s.free_streak[0] == 0 and env.action_masks()[A_SWAP]
+
+
+@pytest.mark.parametrize("limit", [2, 5])
+def test_no_free_stall_in_a_fight(scene, limit):
+    """In a fight, actions that end no turn (selecting an item and putting it back) count
+    too: at free_actions in a row only what ends the turn is offered; a turn starts the
+    count again (two limits)."""
+    env = scene.env
+    s = scene.s
+    scene.act(A_STAIRS)
+    scene.tough()
+    scene.fight([1], hps=[30000])  # a goblin
+    s.item[0, :, 3] = MEDICINAL_ALE  # every member's own, to drink on its turn
+    s.hp[0, :4] -= 5
+    m = int(s.order[0, s.actor[0]])
+    scene.p[P_FREE_ACTIONS] = limit
+    s.free_streak[0] = 0
+    ale = A_SELECT + m * NUM_ITEM_SLOTS + 3
+    for i in range(limit // 2):
+        assert scene.legal(ale), i
+        env.step(ale)
+        env.step(A_CANCEL)
+    if limit % 2:
+        env.step(ale)
+        env.step(A_CANCEL)  # the last one may only put it back
+    mask = env.action_masks()
+    assert s.free_streak[0] >= limit and s.mode[0] == FIGHT
+    assert not mask[A_SELECT:A_GIVE].any() and not mask[A_CAST:A_POWER].any()
+    assert mask[A_ATTACK] and mask[A_RUN]
+    env.step(A_ATTACK)
+    m = int(s.order[0, s.actor[0]])
+    assert s.free_streak[0] == 0 and env.action_masks()[A_SELECT + m * NUM_ITEM_SLOTS + 3]
 
 
 def test_travel_actions_are_named_and_last():

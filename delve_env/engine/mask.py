@@ -307,6 +307,9 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
         mask_explore(s, p, e, mask)
     elif s.mode[e] == FIGHT:
         mask_fight(s, p, e, mask)
+        if is_over_free_limit(s, p, e):  # no free stall: only what ends the turn
+            mask[A_SELECT:A_GIVE] = False
+            mask[A_CAST:A_POWER] = False
     elif s.mode[e] == WALL or s.mode[e] == PLATE:
         mask_lock(s, p, e, mask)
     elif (s.mode[e] == STORE or s.mode[e] == STATUE) and is_over_free_limit(s, p, e):

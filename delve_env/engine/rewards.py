@@ -24,8 +24,9 @@ EVENT_WEIGHTS = np.array([SHAPED_WEIGHTS.get(n, 0.0) for n in EVENT_NAMES], dtyp
 assert len(EVENT_WEIGHTS) == NUM_EVENTS
 
 
-# Shaped mode charges each time-free action off the fight and the locks (step.count_free), as
-# NLE charges a step that passes no game time: party management stays free to do, not to loop.
+# Shaped mode charges each time-free action off the locks (step.count_free: in a fight, one
+# that passes no turn), as NLE charges a step that passes no game time: party management stays
+# free to do, not to loop.
 FREE_ACTION_REWARD = -0.002
 
 # The whole game's progress, shaped mode only: a potential whose change each step is added to

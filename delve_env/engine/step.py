@@ -81,7 +81,7 @@ from .state import DIRTY_ALL
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
-from .tables import CHOICE, EXPLORE, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
+from .tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
 from .travel import (
     EXPLORE_TO,
@@ -308,16 +308,17 @@ def travel(s, p, e, kind, rng):
 
 
 @njit(cache=True)
-def count_free(s, p, e, mode, pace):
-    """No free stall: actions on the explore, store and statue screens that pass no pace are
-    counted; a pace starts the count again. At the limit the explore screen offers only what
-    passes time or takes the stairs (mask.py); the store and the statue, leaving. Returns
-    whether this action was counted (shaped rewards charge it, rewards.FREE_ACTION_REWARD)."""
+def count_free(s, p, e, mode, passed):
+    """No free stall: actions on the explore, store and statue screens that pass no pace, and
+    actions in a fight that pass no turn, are counted; time passing (`passed`) starts the count
+    again. At the limit exploring offers only what passes time or takes the stairs, a fight
+    only what ends the turn (mask.py), a store or a statue only leaving. Returns whether this
+    action was counted (shaped rewards charge it, rewards.FREE_ACTION_REWARD)."""
     before = s.free_streak[e]
     counted = False
-    if s.pace[e] != pace:
+    if passed:
         s.free_streak[e] = 0
-    elif mode == EXPLORE or mode == STORE or mode == STATUE:
+    elif mode == EXPLORE or mode == STORE or mode == STATUE or mode == FIGHT:
         s.free_streak[e] = min(before + 1, 30000)
         counted = True
     limit = p[P_FREE_ACTIONS]
@@ -335,12 +336,14 @@ def step_slot(s, p, e, a, mask, rng):
         s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1
         reward = step_reward(s, p, e)
     else:
-        mode, pace = s.mode[e], s.pace[e]
+        mode, pace, actor, rnd = s.mode[e], s.pace[e], s.actor[e], s.fight_round[e]
         if a >= A_EXPLORE:
             reward = travel(s, p, e, a - A_EXPLORE, rng)
         else:
             reward = one_action(s, p, e, a, rng)
-        if count_free(s, p, e, mode, pace) and p[P_REWARD_SHAPED] > 0:
+        turn = s.mode[e] != mode or s.actor[e] != actor or s.fight_round[e] != rnd
+        passed = s.pace[e] != pace or (mode == FIGHT and turn)
+        if count_free(s, p, e, mode, passed) and p[P_REWARD_SHAPED] > 0:
             reward += FREE_ACTION_REWARD
     s.steps[e] += 1
     terminated = s.outcome[e] != 0
