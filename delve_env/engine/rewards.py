@@ -56,11 +56,10 @@ def paces_left(s, e, stair):
 
 @njit(cache=True)
 def game_potential(s, e):
-    """The potential of the whole game's progress (the table above); 0 once the run is won
-    or lost, as potential-based shaping needs of a final state (Ng et al. 1999): else a run
-    lost after much progress would still pay that progress, and dying could beat living on."""
-    if s.outcome[e] != 0:
-        return 0.0
+    """The potential of the whole game's progress (the table above). It is kept when the run
+    ends: the shaping is undiscounted (the change of the potential, whatever the agent's
+    gamma), so a potential dropped to 0 at the end would make every ending, a win too, cost
+    the progress held, and an agent would rather never finish (measured: docs/LEARNING.md)."""
     depth = s.floor_visited.shape[1] - 1
     f = int(s.floor[e])
     phi = GAME_TILE_REWARD * s.stat_tiles[e] + BOOK_HELD_REWARD * s.has_book[e]
