@@ -78,7 +78,7 @@ class DelveEnv(gym.Env):
     | 199-203 | member m uses a power (a spell, a class feature, a name spell) |
     | 204-245 | use power i (`engine/tables.POWER_NAMES`); then its target, if any |
     | 246-251 | take option o of the level choice owed (CLASS-1, CHOICE-1) |
-    | 252 | explore (walk toward the nearest unexplored place; many paces, one step) |
+    | 252 | explore (walk toward the nearest unexplored place, else search for secret doors; many paces, one step) |
     | 253 | travel to the stair down, once seen and open (MAP-5) |
     | 254 | travel to the stair up |
     | 255 | rest until no one can heal more |

@@ -5,7 +5,8 @@ chooses who, `A_POWER + i` what (tables.POWER_NAMES), and a power that needs a t
 it as `A_USE + b` (a member) or `A_ATTACK + k` (a foe); `A_CANCEL` puts it back.
 
 Travel actions come last (`A_EXPLORE` on): explore, travel to the stair down or up, rest. Each
-takes many paces in one step, every pace the single move or wait it stands for (travel.py).
+takes many paces in one step, every pace the single move, wait or search it stands for
+(travel.py).
 
 Items are handled in two steps (PARTY-4, RAISE-1, ITEM-1): first select one item slot of one
 member (`A_SELECT`), then choose what to do with it: give it to member b (`A_GIVE`), use it on
@@ -66,7 +67,7 @@ A_CAST = A_SNEAK + MAX_MEMBERS  # 5: member m uses a power (a spell, a feature, 
 A_POWER = A_CAST + MAX_MEMBERS  # 42: the power to use (tables.POWER_NAMES); then its target
 A_CHOOSE = A_POWER + NUM_POWERS  # 6: take option o of the pending level choice (CHOICE-1)
 # Travel (travel.py): many paces in one step, each the single move or wait it stands for.
-A_EXPLORE = A_CHOOSE + MAX_OPTIONS  # walk toward the nearest unexplored place
+A_EXPLORE = A_CHOOSE + MAX_OPTIONS  # walk toward the nearest unexplored place, else search
 A_TRAVEL_DOWN = A_EXPLORE + 1  # walk to the stair down, once seen and open (MAP-5)
 A_TRAVEL_UP = A_TRAVEL_DOWN + 1  # walk to the stair up
 A_REST = A_TRAVEL_UP + 1  # wait until no one can heal more
