@@ -6,7 +6,8 @@ it as `A_USE + b` (a member) or `A_ATTACK + k` (a foe); `A_CANCEL` puts it back.
 
 Travel actions come last (`A_EXPLORE` on): explore, travel to the stair down or up, rest. Each
 takes many paces in one step, every pace the single move, wait or search it stands for
-(travel.py).
+(travel.py). Autofight, the last, takes many turns of a fight in one step, each the single
+attack it stands for (step.autofight).
 
 Items are handled in two steps (PARTY-4, RAISE-1, ITEM-1): first select one item slot of one
 member (`A_SELECT`), then choose what to do with it: give it to member b (`A_GIVE`), use it on
@@ -71,7 +72,8 @@ A_EXPLORE = A_CHOOSE + MAX_OPTIONS  # walk toward the nearest unexplored place, 
 A_TRAVEL_DOWN = A_EXPLORE + 1  # walk to the stair down, once seen and open (MAP-5)
 A_TRAVEL_UP = A_TRAVEL_DOWN + 1  # walk to the stair up
 A_REST = A_TRAVEL_UP + 1  # wait until no one can heal more
-NUM_ACTIONS = A_REST + 1
+A_AUTOFIGHT = A_REST + 1  # attack the weakest foe, turn after turn, until there is cause to stop
+NUM_ACTIONS = A_AUTOFIGHT + 1
 
 
 def select_action(m: int, slot: int) -> int:
@@ -100,7 +102,7 @@ def action_name(i: int) -> str:
              A_WEAR: "wear or take off the selected item",
              A_CANCEL: "put the selected item back", A_EXPLORE: "explore",
              A_TRAVEL_DOWN: "travel to the stair down", A_TRAVEL_UP: "travel to the stair up",
-             A_REST: "rest"}  # fmt: skip
+             A_REST: "rest", A_AUTOFIGHT: "autofight"}  # fmt: skip
     if i in fixed:
         return fixed[i]
     if i < A_ATTACK:

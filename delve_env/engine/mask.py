@@ -4,6 +4,7 @@ import numpy as np
 
 from .actions import (
     A_ATTACK,
+    A_AUTOFIGHT,
     A_BATHE,
     A_BID,
     A_BRIBE,
@@ -40,6 +41,7 @@ from .actions import (
     A_WORK,
     NUM_BIDS,
 )
+from .autofight import can_autofight
 from .baths import can_bathe
 from .bribes import can_bribe
 from .chests import can_open
@@ -224,6 +226,7 @@ def mask_fight(s, p, e, mask):
         mask[A_ATTACK + k] = alive
         mask[A_LUCK + k] = alive and s.luck[e, m] > 0
     mask[A_RUN] = True
+    mask[A_AUTOFIGHT] = can_autofight(s, e)
     mask[A_BRIBE] = can_bribe(s, e)  # BRIBE-1
     mask_items(s, p, e, mask)  # a fallen member's things, the actor's own consumables
 

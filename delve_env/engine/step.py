@@ -7,6 +7,7 @@ import numpy as np
 
 from .actions import (
     A_ATTACK,
+    A_AUTOFIGHT,
     A_BATHE,
     A_BID,
     A_BRIBE,
@@ -43,6 +44,7 @@ from .actions import (
     A_WEAR,
     A_WORK,
 )
+from .autofight import stops_fighting, weakest_foe
 from .baths import bathe
 from .bribes import ask_bribe
 from .chests import open_chest, stock_chests
@@ -308,6 +310,19 @@ def travel(s, p, e, kind, rng):
 
 
 @njit(cache=True)
+def autofight(s, p, e, rng):
+    """Attack the weakest foe (autofight.py), turn after turn: the same single attacks, one
+    member's turn each, until there is cause to stop or the cap (`travel_paces` turns).
+    Returns the summed reward; the step's events are its last turn's."""
+    reward = 0.0
+    for _ in range(int(p[P_TRAVEL_PACES])):
+        reward += one_action(s, p, e, A_ATTACK + weakest_foe(s, e), rng)
+        if stops_fighting(s, e):
+            break
+    return reward
+
+
+@njit(cache=True)
 def count_free(s, p, e, mode, passed):
     """No free stall: actions on the explore, store and statue screens that pass no pace, and
     actions in a fight that pass no turn, are counted; time passing (`passed`) starts the count
@@ -337,7 +352,9 @@ def step_slot(s, p, e, a, mask, rng):
         reward = step_reward(s, p, e)
     else:
         mode, pace, actor, rnd = s.mode[e], s.pace[e], s.actor[e], s.fight_round[e]
-        if a >= A_EXPLORE:
+        if a == A_AUTOFIGHT:
+            reward = autofight(s, p, e, rng)
+        elif a >= A_EXPLORE:
             reward = travel(s, p, e, a - A_EXPLORE, rng)
         else:
             reward = one_action(s, p, e, a, rng)

@@ -5,7 +5,7 @@ with scripted key presses; `run` is the terminal loop around it (rich's full-scr
 read raw from the terminal, one at a time, no Enter).
 
 Keys: arrows or w/a/s/d move; . wait; f search; > stairs; g loot; o explore; G travel to the
-stair down, U to the stair up; z rest; 1-6 attack foe k (in a fight); r run; b bribe; Enter opens the menu of every legal action (up/down, Enter takes one,
+stair down, U to the stair up; z rest; 1-6 attack foe k (in a fight), Tab autofight; r run; b bribe; Enter opens the menu of every legal action (up/down, Enter takes one,
 Esc closes); m member status, u quest status, k bestiary, e effects (left/right walk the
 pages; any key closes a report); ? help; q quit (y to confirm).
 """
@@ -17,6 +17,7 @@ from collections import deque
 
 from ..engine.actions import (
     A_ATTACK,
+    A_AUTOFIGHT,
     A_BRIBE,
     A_EXPLORE,
     A_GIVE,
@@ -37,13 +38,14 @@ from .text import item_name
 
 MOVE_KEYS = {"up": 0, "w": 0, "right": 1, "d": 1, "down": 2, "s": 2, "left": 3, "a": 3}
 ACTION_KEYS = {".": A_WAIT, "f": A_SEARCH, ">": A_STAIRS, "g": A_LOOT, "r": A_RUN, "b": A_BRIBE,
-               "o": A_EXPLORE, "G": A_TRAVEL_DOWN, "U": A_TRAVEL_UP, "z": A_REST}  # fmt: skip
+               "o": A_EXPLORE, "G": A_TRAVEL_DOWN, "U": A_TRAVEL_UP, "z": A_REST,
+               "\t": A_AUTOFIGHT}  # fmt: skip
 REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}
 LOG_LINES = 8
 MENU_ROWS = 14
 HELP = (
     "arrows/wasd move  . wait  f search  > stairs  g loot  o explore  G/U travel down/up\n"
-    "z rest  1-6 attack  r run  b bribe  "
+    "z rest  1-6 attack  Tab autofight  r run  b bribe  "
     "Enter: every legal action  m members  u quest  k bestiary  e effects  ? help  q quit"
 )
 

@@ -1,0 +1,42 @@
+"""Autofight: one action, many turns of a fight; each turn is the very attack a step would
+take, and the fight goes on until a player would stop to decide (docs/RULES.md, Travel).
+This file only chooses the foe and says when to stop; `step.autofight` takes the turns.
+"""
+
+from .fights import is_foe_alive
+from .jit import njit
+from .party import is_standing
+from .tables import EV_KILL, FIGHT, MAX_FOES, MAX_MEMBERS
+
+
+@njit(cache=True)
+def weakest_foe(s, e):
+    """The living foe with the fewest hearts left (the first of them on a tie): focus fire.
+    -1 when none is alive."""
+    best = -1
+    for k in range(MAX_FOES):
+        if is_foe_alive(s, e, k) and (best < 0 or s.foe_hp[e, k] < s.foe_hp[e, best]):
+            best = k
+    return best
+
+
+@njit(cache=True)
+def can_autofight(s, e):
+    """Offered in a fight when the acting member may attack (no item selected, no power
+    being chosen)."""
+    return s.mode[e] == FIGHT and s.sel_member[e] < 0 and s.caster[e] < 0 and weakest_foe(s, e) >= 0
+
+
+@njit(cache=True)
+def stops_fighting(s, e):
+    """After one attack: does autofight stop? When the fight is over (won, fled from, a level
+    choice), the run ends, any event but a kill happens (a death, a level, a bite), Sixpence
+    speaks, or a standing member (the king too) is at half its ceiling or below."""
+    if not can_autofight(s, e) or s.outcome[e] != 0 or s.keeper_new[e] != 0:
+        return True
+    if s.events[e] & ~EV_KILL:
+        return True
+    for m in range(MAX_MEMBERS):
+        if is_standing(s, e, m) and 2 * s.hp[e, m] <= s.ceiling[e, m]:
+            return True
+    return False
