@@ -82,7 +82,7 @@ class DelveEnv(gym.Env):
     | 253 | travel to the stair down, once seen and open (MAP-5) |
     | 254 | travel to the stair up |
     | 255 | rest until no one can heal more |
-    | 256 | autofight: attack the weakest foe, turn after turn (many turns, one step) |
+    | 256 | autofight (attack the weakest foe, turn after turn; many turns, one step) |
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 

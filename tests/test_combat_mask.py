@@ -12,6 +12,7 @@ import pytest
 from delve_env import DelveEnv, DelveVectorEnv
 from delve_env.engine.actions import (
     A_ATTACK,
+    A_AUTOFIGHT,
     A_BRIBE,
     A_CANCEL,
     A_CAST,
@@ -51,6 +52,7 @@ def fight_choices(s) -> np.ndarray:
     price = 5 * int(s.floor[0]) * int(MONSTERS[kinds, M_PRICE].sum())
     want[A_BRIBE] = s.sneaker[0] < 0 and s.gold[0] >= price  # again after a refusal too
     want[A_RUN] = True
+    want[A_AUTOFIGHT] = alive.any()  # the attacks, turn after turn (test_autofight.py)
     room = (s.item[0, actor, NUM_EQUIP:] == 0).any()
     for m in range(MAX_MEMBERS):
         for slot in range(NUM_ITEM_SLOTS):

@@ -282,7 +282,7 @@ def test_travel_actions_are_named_and_last():
     assert [action_name(a) for a in TRAVELS] == [
         "explore", "travel to the stair down", "travel to the stair up", "rest"
     ]  # fmt: skip
-    assert TRAVELS[-1] == NUM_ACTIONS - 1
+    assert TRAVELS[-1] == NUM_ACTIONS - 2  # autofight is last (test_autofight.py)
 
 
 def test_the_step_cap_is_750_steps_a_floor_unless_set():
