@@ -14,7 +14,8 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
     action_name,
 )
-from delve_env.engine.autofight import stops_fighting, weakest_foe
+from delve_env.engine.autofight import stops_fighting
+from delve_env.engine.fights import weakest_foe
 from delve_env.engine.tables import FIGHT, MEDICINAL_ALE, NUM_ITEM_SLOTS
 
 GOBLIN = 1

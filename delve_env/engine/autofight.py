@@ -1,23 +1,13 @@
 """Autofight: one action, many turns of a fight; each turn is the very attack a step would
 take, and the fight goes on until a player would stop to decide (docs/RULES.md, Travel).
-This file only chooses the foe and says when to stop; `step.autofight` takes the turns.
+This file says when it is offered and when it stops; `step.autofight` takes the turns, each on
+`fights.weakest_foe` (the foe the holy sword and the ally strike too: focus fire).
 """
 
-from .fights import is_foe_alive
+from .fights import weakest_foe
 from .jit import njit
 from .party import is_standing
-from .tables import EV_KILL, FIGHT, MAX_FOES, MAX_MEMBERS
-
-
-@njit(cache=True)
-def weakest_foe(s, e):
-    """The living foe with the fewest hearts left (the first of them on a tie): focus fire.
-    -1 when none is alive."""
-    best = -1
-    for k in range(MAX_FOES):
-        if is_foe_alive(s, e, k) and (best < 0 or s.foe_hp[e, k] < s.foe_hp[e, best]):
-            best = k
-    return best
+from .tables import EV_KILL, FIGHT, MAX_MEMBERS
 
 
 @njit(cache=True)

@@ -44,7 +44,7 @@ from .actions import (
     A_WEAR,
     A_WORK,
 )
-from .autofight import stops_fighting, weakest_foe
+from .autofight import stops_fighting
 from .baths import bathe
 from .bribes import ask_bribe
 from .chests import open_chest, stock_chests
@@ -52,7 +52,7 @@ from .classes import choose, pending_member
 from .court import start_practice
 from .doors import door_direction, listen
 from .features import place_features
-from .fights import end_turn, member_attack, run_away
+from .fights import end_turn, member_attack, run_away, weakest_foe
 from .floors import generate_floor
 from .food import pass_pace
 from .items import act_on_selected, let_go, select_item
