@@ -55,6 +55,7 @@ def episode_stats(s: State, e: int) -> dict:
         "items_sold": int(s.stat_sold[e]),
         "statue_bids": int(s.stat_bids[e]),
         "baths": int(s.stat_baths[e]),
+        "rations_eaten": int(s.stat_eaten[e]),
         "practice_bouts": int(s.stat_bouts[e]),
         "achievements": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
     }

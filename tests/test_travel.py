@@ -30,6 +30,7 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
 )
 from delve_env.engine.floors import DX, DY, is_walkable
+from delve_env.engine.food import eat_meal
 from delve_env.engine.moving import remember
 from delve_env.engine.params import (
     P_FREE_ACTIONS,
@@ -47,6 +48,7 @@ from delve_env.engine.tables import (
     FIGHT,
     HALL,
     KING_SLOT,
+    MAX_MEMBERS,
     MEDICINAL_ALE,
     NUM_ITEM_SLOTS,
     ROCK,
@@ -329,7 +331,7 @@ def test_the_progress_potential_going_down(scene_factory):
     s = scene.s
     scene.act(A_STAIRS)
     seen = int(s.stat_tiles[0])
-    tiles = 0.0002 * seen + 0.01 * int(s.rations[0])  # and rations held
+    tiles = 0.0002 * seen - 0.01 * int(s.stat_eaten[0])  # and rations eaten
     x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
     s.fog[0, 1, y, x] = 0
     s.maps_held[0] |= 2  # MAP-5: the stair down opens
@@ -350,8 +352,14 @@ def test_the_progress_potential_going_down(scene_factory):
     assert potential(scene) == pytest.approx(before + new_tiles)  # stair term 0 on floor 2
     s.has_book[0] = True
     assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
-    s.rations[0] -= 4  # a meal: 0.01 a ration eaten
-    assert potential(scene) == pytest.approx(before + new_tiles + 0.3 - 0.04)
+    s.rations[0] += 40  # rations held are not progress
+    assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
+    for members in (4, 2):  # a meal: 0.01 a ration eaten, one a standing member
+        eaten = int(s.stat_eaten[0])
+        s.hp[0, members:MAX_MEMBERS] = 0
+        eat_meal(s, 0, make_rng())
+        assert int(s.stat_eaten[0]) == eaten + members
+    assert potential(scene) == pytest.approx(before + new_tiles + 0.3 - 0.06)
 
 
 def test_the_progress_potential_with_the_king(scene_factory):
@@ -360,7 +368,7 @@ def test_the_progress_potential_with_the_king(scene_factory):
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     s.has_king[0] = True
-    tiles = 0.0002 * int(s.stat_tiles[0]) + 0.01 * int(s.rations[0])
+    tiles = 0.0002 * int(s.stat_tiles[0])
     for f, climbed in ((3, 0), (2, 1)):
         ux, uy = int(s.stair_up[0, f, 0]), int(s.stair_up[0, f, 1])
         for dy in (0, 5):

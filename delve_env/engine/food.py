@@ -16,6 +16,7 @@ def eat_meal(s, e, rng):
         if is_standing(s, e, m):
             if s.rations[e] > 0:
                 s.rations[e] -= 1
+                s.stat_eaten[e] += 1
             else:
                 wound(s, e, m, 1, rng)
                 s.events[e] |= EV_HUNGER

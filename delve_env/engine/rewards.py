@@ -34,8 +34,10 @@ FREE_ACTION_REWARD = -0.002
 # down: tiles seen; on the deepest floor reached, its stair down seen and open (MAP-5) and
 # each pace nearer it (rows + columns, up to 50); each floor left behind counts as its stair reached. The book
 # held; the king in the party; then each floor climbed with him and each pace nearer the stair
-# up. Reaching a stair and taking it never lowers the potential. Rations held: a meal costs
-# what it eats, so paces walked to no purpose cost (FOOD-1).
+# up. Reaching a stair and taking it never lowers the potential. Rations eaten: a meal costs
+# what it eats, so paces walked to no purpose cost (FOOD-1). Not rations held: the potential
+# is kept at the end, so rations held would pay as a reward, and a policy learned to hoard
+# them (docs/LEARNING.md).
 GAME_TILE_REWARD = 0.0002
 RATION_REWARD = 0.01
 GAME_STAIR_SEEN_REWARD = 0.05
@@ -63,7 +65,7 @@ def game_potential(s, e):
     depth = s.floor_visited.shape[1] - 1
     f = int(s.floor[e])
     phi = GAME_TILE_REWARD * s.stat_tiles[e] + BOOK_HELD_REWARD * s.has_book[e]
-    phi += RATION_REWARD * s.rations[e]
+    phi -= RATION_REWARD * s.stat_eaten[e]
     if s.has_king[e]:
         phi += KING_HELD_REWARD + FLOOR_DONE_REWARD * (depth - 1)
         phi += CLIMB_DONE_REWARD * (depth - f)

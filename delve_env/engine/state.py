@@ -176,6 +176,7 @@ FIELDS = {
     "stat_sold": ((), np.int16),  # items sold
     "stat_bids": ((), np.int16),  # statue bids (STATUE-1)
     "stat_baths": ((), np.int16),  # baths taken (BATH-1)
+    "stat_eaten": ((), np.int32),  # rations eaten at meals (FOOD-1)
     "stat_bouts": ((), np.int16),  # practice bouts (COURT-2)
     "stat_bribes": ((), np.int16),  # bribes paid (BRIBE-1)
     "stat_listens": ((), np.int16),  # listens at doors (LISTEN-1)

@@ -197,6 +197,7 @@ def _struct_of(nt):
     s.stat_sold = nt.stat_sold
     s.stat_bids = nt.stat_bids
     s.stat_baths = nt.stat_baths
+    s.stat_eaten = nt.stat_eaten
     s.stat_bouts = nt.stat_bouts
     s.stat_bribes = nt.stat_bribes
     s.stat_listens = nt.stat_listens
@@ -366,6 +367,7 @@ def clear_slot(s, e):
     s.stat_sold[e] = 0
     s.stat_bids[e] = 0
     s.stat_baths[e] = 0
+    s.stat_eaten[e] = 0
     s.stat_bouts[e] = 0
     s.stat_bribes[e] = 0
     s.stat_listens[e] = 0
