@@ -36,6 +36,7 @@ from delve_env.engine.tables import (
     ROCK,
     SECRET,
 )
+from delve_env.engine.travel import WAYS_FRESH
 from delve_env.tools import soak
 
 ONE = np.ones(1, dtype=np.bool_)
@@ -153,6 +154,7 @@ PLANTED = {
     "clock went back": _plant(51, lambda s: s.pace.__setitem__(7, s.pace[7] - 3)),
     "step counter off": _plant(51, lambda s: s.steps.__setitem__(7, s.steps[7] + 5)),
     "mode out of range": _plant(51, _set("mode", 7, 99)),
+    "travel's kept ways not those of the known map": _plant(51, _set("ways_known", 7, 0)),
     "floor out of range": _plant(51, _set("floor", 7, 99)),
     # on floor 1 (random play may still be in the courtyard, which has no tiles to stand on)
     "party off the walkable floor": _plant(
@@ -375,6 +377,7 @@ def test_negative_control_checker_a_death_in_a_practice_bout():
     env, checker = _fresh_checker()
     s = env.state
     s.floor[0], s.mode[0], s.practice[0] = 0, FIGHT, True
+    s.ways_known[0] = WAYS_FRESH  # (as arriving there leaves it: no travel in the courtyard)
     s.steps[0] += 1
     assert checker.check(s) == []
     s.stat_lost[0] += 1

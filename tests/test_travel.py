@@ -58,11 +58,13 @@ from delve_env.engine.tables import (
 )
 from delve_env.engine.travel import (
     DOWN_TO,
+    EXPLORE_TO,
     NO_WAY,
     NUM_TRAVELS,
     SEARCH_HERE,
     SEARCH_TRIES,
     at_new_door,
+    find_ways,
     first_steps,
 )
 
@@ -577,3 +579,26 @@ def test_the_soak_checker_lets_dispel_magic_end_the_foul_lantern(scene):
         s.effects[0, WARD], s.ward_foul[0] = 0, False
         s.steps[0] += 1
         assert [v.rule for v in checker.check(s)] == want
+
+
+def test_the_kept_ways_follow_the_known_map(scene):
+    """travel.known_ways keeps the travel goals between steps until the known map changes:
+    entering the last room not entered (already seen, so no tile changes) takes explore off
+    the mask that very step, as a fresh search says; a search spends a wall's spot."""
+    hidden_room_floor(scene, find=0.0)
+    s = scene.s
+    s.tiles[0, 1, 10, 16] = DOOR  # the room behind is seen through its door, not entered
+    remember(s, 0, 1, 16, 8, 21, 12)
+    s.searched[0] = SEARCH_TRIES  # and no wall is left to search
+    s.x[0] = 16
+    assert scene.legal(A_EXPLORE)  # (a full recompute: the kept ways searched again)
+    _, _, _, _, info = scene.env.step(A_MOVE + 1)  # east, into the room
+    assert s.room_entered[0, 1, 0]
+    assert not info["action_mask"][A_EXPLORE] and not find_ways(s, 0) & (1 << EXPLORE_TO)
+    s.searched[0, 10, 21] = SEARCH_TRIES - 1  # one search left beside the east wall
+    s.fog[0, 1, 9:12, 22:24] = 0  # with unseen ground behind it
+    scene.refresh()
+    s.x[0] = 20
+    assert scene.legal(A_EXPLORE)
+    _, _, _, _, info = scene.env.step(A_SEARCH)
+    assert not info["action_mask"][A_EXPLORE]

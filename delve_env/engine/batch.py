@@ -70,21 +70,24 @@ class Engine:
         """Call compiled `fn(view, *args, lo, hi)` over every env range, one thread each; with
         `copies` (record, masks), each thread then copies its range of the outputs there."""
 
+        if fn not in _READY:
+            self.compile(fn)
+        if self._pool is None:
+            fn(self.state, *args, 0, self.num_envs)
+            if copies is not None:
+                copies[0][:], copies[1][:] = self.obs_record, self.masks
+            return
+
         def job(view, lo, hi):
             fn(view, *args, lo, hi)
             if copies is not None:
                 copies[0][lo:hi] = self.obs_record[lo:hi]
                 copies[1][lo:hi] = self.masks[lo:hi]
 
-        if fn not in _READY:
-            self.compile(fn)
-        if self._pool is None:
-            job(self.state, 0, self.num_envs)
-        else:
-            jobs = [self._pool.submit(job, view, lo, hi)
-                    for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
-            for j in jobs:
-                j.result()
+        jobs = [self._pool.submit(job, view, lo, hi)
+                for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
+        for j in jobs:
+            j.result()
 
     def compile(self, *entries) -> None:
         """Compile (or load from numba's cache) the entry points not yet ready in this process,

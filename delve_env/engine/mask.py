@@ -1,7 +1,5 @@
 """The exact legal-action mask: an unmasked action is legal, a legal one is never masked."""
 
-import numpy as np
-
 from .actions import (
     A_ATTACK,
     A_AUTOFIGHT,
@@ -77,7 +75,7 @@ from .tables import (
     T_MEMBER,
     WALL,
 )
-from .travel import NO_WAY, NUM_TRAVELS, REST, can_rest, first_steps
+from .travel import DOWN_TO, EXPLORE_TO, UP_TO, can_rest, find_ways, known_ways
 from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
@@ -120,10 +118,13 @@ def mask_ground(s, p, e, mask):
     mask[A_TRAIN] = can_train(s, p, e)  # COURT-2
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
-    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    first_steps(s, e, ways, -1)  # explore and travel while there is a way; rest while it heals
-    for k in range(REST):
-        mask[A_EXPLORE + k] = ways[k] != NO_WAY
+    ways = known_ways(s, e)  # explore and travel while there is a way; rest while it heals
+    x, y = s.x[e], s.y[e]
+    on_down = x == s.stair_down[e, f, 0] and y == s.stair_down[e, f, 1]
+    on_up = x == s.stair_up[e, f, 0] and y == s.stair_up[e, f, 1]
+    mask[A_EXPLORE + EXPLORE_TO] = ways & (1 << EXPLORE_TO) != 0
+    mask[A_EXPLORE + DOWN_TO] = ways & (1 << DOWN_TO) != 0 and not on_down
+    mask[A_EXPLORE + UP_TO] = ways & (1 << UP_TO) != 0 and not on_up
     mask[A_REST] = can_rest(s, e)
 
 
@@ -271,6 +272,8 @@ def legal_mask(s, p, e, mask, full, kept_row, kept):
     stepping an ended env is refused by the Gymnasium layer.
     """
     dirty = DIRTY_ALL if full else s.dirty[e]
+    if full:  # travel's kept ways searched again too (a stale one shows against the last row)
+        s.ways_known[e] = find_ways(s, e)
     selected = s.sel_member[e] >= 0
     casting = s.caster[e] >= 0
     explore = s.outcome[e] == 0 and s.mode[e] == EXPLORE

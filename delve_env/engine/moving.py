@@ -38,12 +38,15 @@ def remember(s, e, f, x0, y0, x1, y1):
         for x in range(max(0, x0), min(W - 1, x1) + 1):
             tile = s.tiles[e, f, y, x]
             r = s.room_of[e, f, y, x]
-            if s.fog[e, f, y, x] == 0:
+            was = s.fog[e, f, y, x]
+            if was == 0:
                 s.stat_tiles[e] += 1
             if r >= 0:
                 s.fog[e, f, y, x] = ROOM_MARK + r
-            elif s.fog[e, f, y, x] != FOUND_CODE:
+            elif was != FOUND_CODE:
                 s.fog[e, f, y, x] = 1 + (ROCK if tile == SECRET else tile)
+            if s.fog[e, f, y, x] != was:
+                s.ways_known[e] = 0  # the known map changed: travel's goals may have
             code = COARSE_SEEN
             if tile == STAIR_DOWN:
                 code = COARSE_DOWN
@@ -80,6 +83,7 @@ def read_map(s, e, f):
     """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
     and know its rooms."""
     s.maps_held[e] |= 1 << int(f)
+    s.ways_known[e] = 0  # MAP-5: a stair down may open
     reveal_floor(s, e, f)
     s.events[e] |= EV_MAP
 
@@ -131,6 +135,7 @@ def search_walls(s, p, e, rng):
     explore has searched enough, travel.py)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
     lit = is_running(s, e, LIGHT)
+    s.ways_known[e] = 0  # explore's search spots may be spent
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         s.searched[e, ny, nx] = min(int(s.searched[e, ny, nx]) + 1, 255)
@@ -160,6 +165,7 @@ def arrive(s, e, f, x, y):
     old, first = s.floor[e], not s.floor_visited[e, f]
     s.floor[e], s.x[e], s.y[e] = f, x, y
     s.dirty[e] |= DIRTY_MAP | DIRTY_PUZZLE
+    s.ways_known[e] = 0  # another floor, or another place on it
     if f != old:
         s.searched[e] = 0
     change_floor(s, e, old, f, first)
@@ -190,4 +196,5 @@ def land_in_hall(s, e, rng):
     x, y = random_tile(s.tiles[e, s.floor[e]], HALL, rng, e)
     s.x[e], s.y[e] = x, y
     s.dirty[e] |= DIRTY_PUZZLE
+    s.ways_known[e] = 0  # landed apart from the ground walked
     look_around(s, e)

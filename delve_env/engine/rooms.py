@@ -22,6 +22,7 @@ def enter_room(s, p, e, r, sneaker, rng):
     f = s.floor[e]
     if not s.room_entered[e, f, r]:
         s.room_entered[e, f, r] = True
+        s.ways_known[e] = 0  # no goal for explore any more
         s.stat_rooms[e] += 1
         s.events[e] |= EV_NEW_ROOM
         share_xp(s, p, e, NEW_ROOM_XP, rng)

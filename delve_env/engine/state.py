@@ -103,6 +103,7 @@ FIELDS = {
     "fog": (("F", "H", "W"), np.uint8),  # fog of war (MAP-4): 0 unseen, else the map code
     #   the observation shows there (layout.MAP), ROOM_MARK + r for a tile of room r
     "searched": (("H", "W"), np.uint8),  # SECRET-2 searches beside each tile, this floor visit
+    "ways_known": ((), np.uint8),  # travel.known_ways: a cache, 0 whenever the known map changes
     "coarse": (("F", VIEW, VIEW), np.uint8),  # the remembered floor in VIEW x VIEW blocks
     "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
     "num_rooms": (("F",), np.int8),

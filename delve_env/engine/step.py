@@ -93,6 +93,7 @@ from .travel import (
     SEARCH_HERE,
     downhill,
     first_steps,
+    known_ways,
     stair_paces,
     stops_here,
 )
@@ -145,6 +146,7 @@ def reset_slot(s, p, e, seed, party):
     await_choice(s, e)
     if p[P_TASK] == TASK_GAME:  # SIX-1: Sixpence keeps the whole game's courtyard
         keep(s, e, 0, True)
+    known_ways(s, e)
 
 
 @njit(cache=True)
@@ -363,6 +365,7 @@ def step_slot(s, p, e, a, mask, rng):
         if count_free(s, p, e, mode, passed) and p[P_REWARD_SHAPED] > 0:
             reward += FREE_ACTION_REWARD
     s.steps[e] += 1
+    known_ways(s, e)  # fresh at every step's end, however many paces the step took
     terminated = s.outcome[e] != 0
     truncated = not terminated and s.steps[e] >= p[P_MAX_STEPS]
     return reward, terminated, truncated, invalid

@@ -126,6 +126,7 @@ def _struct_of(nt):
     s.tiles = nt.tiles
     s.fog = nt.fog
     s.searched = nt.searched
+    s.ways_known = nt.ways_known
     s.coarse = nt.coarse
     s.room_of = nt.room_of
     s.num_rooms = nt.num_rooms
@@ -296,6 +297,7 @@ def clear_slot(s, e):
     s.tiles[e] = 0
     s.fog[e] = 0
     s.searched[e] = 0
+    s.ways_known[e] = 0
     s.coarse[e] = 0
     s.room_of[e] = 0
     s.num_rooms[e] = 0

@@ -77,7 +77,7 @@ def first_steps(s, e, ways, want):
     as what is asked is found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
-    if f == 0 or s.mode[e] != EXPLORE:
+    if f == 0:
         return
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     x0, y0 = s.x[e], s.y[e]
@@ -126,6 +126,42 @@ def first_steps(s, e, ways, want):
     spot = spots[1] if spots[1] >= 0 else spots[2]
     if need_explore and spot >= 0:
         ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
+
+
+WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
+
+
+@njit(cache=True)
+def find_ways(s, e):
+    """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
+    on the known map, or stands on (a stair); with WAYS_FRESH. Walking on the known map
+    changes none of them (the party's tile is never an explore goal: it sees around it)."""
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    first_steps(s, e, ways, -1)
+    f, x, y = s.floor[e], s.x[e], s.y[e]
+    on_down = x == s.stair_down[e, f, 0] and y == s.stair_down[e, f, 1]
+    on_up = x == s.stair_up[e, f, 0] and y == s.stair_up[e, f, 1]
+    opened = (s.maps_held[e] >> f) != 0
+    bits = WAYS_FRESH
+    if ways[EXPLORE_TO] != NO_WAY:
+        bits |= 1 << EXPLORE_TO
+    if ways[DOWN_TO] != NO_WAY or (f > 0 and on_down and opened):
+        bits |= 1 << DOWN_TO
+    if ways[UP_TO] != NO_WAY or (f > 0 and on_up):
+        bits |= 1 << UP_TO
+    return bits
+
+
+@njit(cache=True)
+def known_ways(s, e):
+    """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
+    entered, a map held, a search, another floor (each of those sets it to 0). Each step and
+    reset ends with it fresh (step.step_slot), so the state stays a function of the game
+    however many paces a step took, and one search serves every mask until the party sees
+    something new. A full recompute of the outputs searches again (mask.legal_mask)."""
+    if s.ways_known[e] & WAYS_FRESH == 0:
+        s.ways_known[e] = find_ways(s, e)
+    return s.ways_known[e]
 
 
 @njit(cache=True)

@@ -101,6 +101,7 @@ from delve_env.engine.tables import (
     WIZARD,
 )
 from delve_env.engine.traits import ARMORER_DV, CLERIC_HOLY_WEAPON, NAMER_BLOOD, WAND_CASTS
+from delve_env.engine.travel import find_ways
 from delve_env.spaces import observation_space
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
@@ -302,6 +303,8 @@ class InvariantChecker:
         self._add(bad(s.free_streak < 0), "free streak negative", lambda e: f"{s.free_streak[e]}")
         self._add(bad(searched_from_nowhere(s)), "searched beside no tile of this floor seen",
                   lambda e: f"floor {s.floor[e]}, searched at {np.argwhere(s.searched[e]).tolist()[:4]}")  # fmt: skip
+        self._add(bad(stale_ways(s)), "travel's kept ways not those of the known map",
+                  lambda e: f"kept {s.ways_known[e]}, searched now {find_ways(s, e)}")  # fmt: skip
         self._add(
             bad(((s.raised > MAX_RAISES) | (s.raised < 0)).any(axis=1)),
             "raised more than 3 times",
@@ -697,6 +700,17 @@ class InvariantChecker:
 
 
 WALKABLE = (HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP)  # floors.is_walkable
+
+
+def stale_ways(s) -> np.ndarray:
+    """Per slot: travel's kept ways (`ways_known`, fresh at each step's end) are not those a
+    search of the known map finds now. A slot off the walkable floor is left to its own
+    checks (the compiled search trusts the state)."""
+    _, F, H, W = s.tiles.shape
+    on = (s.floor >= 0) & (s.floor < F) & (s.x >= 0) & (s.x < W) & (s.y >= 0) & (s.y < H)
+    e = np.flatnonzero(on)
+    on[e] = (s.floor[e] == 0) | np.isin(s.tiles[e, s.floor[e], s.y[e], s.x[e]], WALKABLE)
+    return np.array([on[e] and s.ways_known[e] != find_ways(s, e) for e in range(len(on))])
 
 
 def searched_from_nowhere(s) -> np.ndarray:
