@@ -173,9 +173,10 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
     curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
     curve.evaluate(model, stages[0])
     schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
+    # whole chunks up to the first curve point at or past `timesteps`: a shorter run is the
+    # start of a longer one, step for step (a checkpoint of one is the other's model)
     while model.num_timesteps < hp.timesteps:
-        chunk = min(hp.eval_every, hp.timesteps - model.num_timesteps)
-        model.learn(total_timesteps=chunk, reset_num_timesteps=False, progress_bar=progress)
+        model.learn(total_timesteps=hp.eval_every, reset_num_timesteps=False, progress_bar=progress)
         model.save(out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
         row = curve.evaluate(model, stages[stage])
         if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
