@@ -73,21 +73,19 @@ class Engine:
         if fn not in _READY:
             self.compile(fn)
         if self._pool is None:
-            fn(self.state, *args, 0, self.num_envs)
-            if copies is not None:
-                copies[0][:], copies[1][:] = self.obs_record, self.masks
+            self._job(fn, args, copies, self.state, 0, self.num_envs)
             return
-
-        def job(view, lo, hi):
-            fn(view, *args, lo, hi)
-            if copies is not None:
-                copies[0][lo:hi] = self.obs_record[lo:hi]
-                copies[1][lo:hi] = self.masks[lo:hi]
-
-        jobs = [self._pool.submit(job, view, lo, hi)
+        jobs = [self._pool.submit(self._job, fn, args, copies, view, lo, hi)
                 for view, (lo, hi) in zip(self._views, self._ranges)]  # fmt: skip
         for j in jobs:
             j.result()
+
+    def _job(self, fn, args, copies, view, lo: int, hi: int) -> None:
+        """One thread's range: the compiled call, then its slice of the copies."""
+        fn(view, *args, lo, hi)
+        if copies is not None:
+            copies[0][lo:hi] = self.obs_record[lo:hi]
+            copies[1][lo:hi] = self.masks[lo:hi]
 
     def compile(self, *entries) -> None:
         """Compile (or load from numba's cache) the entry points not yet ready in this process,

@@ -75,7 +75,7 @@ from .tables import (
     T_MEMBER,
     WALL,
 )
-from .travel import DOWN_TO, EXPLORE_TO, UP_TO, can_rest, find_ways, known_ways
+from .travel import DOWN_TO, EXPLORE_TO, UP_TO, can_rest, find_ways, known_ways, stands_on
 from .vaults import hint_price, is_locked_vault, num_symbols, plate_size
 
 
@@ -119,12 +119,9 @@ def mask_ground(s, p, e, mask):
     for pos in range(MAX_MEMBERS - 1):
         mask[A_SWAP + pos] = s.order[e, pos] >= 0 and s.order[e, pos + 1] >= 0 and not explore_task
     ways = known_ways(s, e)  # explore and travel while there is a way; rest while it heals
-    x, y = s.x[e], s.y[e]
-    on_down = x == s.stair_down[e, f, 0] and y == s.stair_down[e, f, 1]
-    on_up = x == s.stair_up[e, f, 0] and y == s.stair_up[e, f, 1]
     mask[A_EXPLORE + EXPLORE_TO] = ways & (1 << EXPLORE_TO) != 0
-    mask[A_EXPLORE + DOWN_TO] = ways & (1 << DOWN_TO) != 0 and not on_down
-    mask[A_EXPLORE + UP_TO] = ways & (1 << UP_TO) != 0 and not on_up
+    mask[A_EXPLORE + DOWN_TO] = ways & (1 << DOWN_TO) != 0 and not stands_on(s, e, s.stair_down)
+    mask[A_EXPLORE + UP_TO] = ways & (1 << UP_TO) != 0 and not stands_on(s, e, s.stair_up)
     mask[A_REST] = can_rest(s, e)
 
 

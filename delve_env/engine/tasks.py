@@ -71,7 +71,7 @@ def setup_task(s, p, e, g):
             roll_band(p, f, 0, g, 0, s.band_kind[e, f, r], s.band_hp[e, f, r])
         arrive(s, e, f, s.room_rect[e, f, r, 0], s.room_rect[e, f, r, 1])
         s.room_entered[e, f, r] = True
-        s.ways_known[e] = 0
+        s.ways_known[e] = 0  # (after arrive's: no goal in this room any more)
         start_fight(s, p, e, r, s.rng)
 
 

@@ -132,22 +132,27 @@ WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
 
 
 @njit(cache=True)
+def stands_on(s, e, stair):
+    """The party stands on its floor's stair of `stair` (s.stair_down or s.stair_up)."""
+    f = s.floor[e]
+    return s.x[e] == stair[e, f, 0] and s.y[e] == stair[e, f, 1]
+
+
+@njit(cache=True)
 def find_ways(s, e):
     """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
     on the known map, or stands on (a stair); with WAYS_FRESH. Walking on the known map
     changes none of them (the party's tile is never an explore goal: it sees around it)."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     first_steps(s, e, ways, -1)
-    f, x, y = s.floor[e], s.x[e], s.y[e]
-    on_down = x == s.stair_down[e, f, 0] and y == s.stair_down[e, f, 1]
-    on_up = x == s.stair_up[e, f, 0] and y == s.stair_up[e, f, 1]
+    f = s.floor[e]
     opened = (s.maps_held[e] >> f) != 0
     bits = WAYS_FRESH
     if ways[EXPLORE_TO] != NO_WAY:
         bits |= 1 << EXPLORE_TO
-    if ways[DOWN_TO] != NO_WAY or (f > 0 and on_down and opened):
+    if ways[DOWN_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_down) and opened):
         bits |= 1 << DOWN_TO
-    if ways[UP_TO] != NO_WAY or (f > 0 and on_up):
+    if ways[UP_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_up)):
         bits |= 1 << UP_TO
     return bits
 

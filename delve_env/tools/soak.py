@@ -303,8 +303,6 @@ class InvariantChecker:
         self._add(bad(s.free_streak < 0), "free streak negative", lambda e: f"{s.free_streak[e]}")
         self._add(bad(searched_from_nowhere(s)), "searched beside no tile of this floor seen",
                   lambda e: f"floor {s.floor[e]}, searched at {np.argwhere(s.searched[e]).tolist()[:4]}")  # fmt: skip
-        self._add(bad(stale_ways(s)), "travel's kept ways not those of the known map",
-                  lambda e: f"kept {s.ways_known[e]}, searched now {find_ways(s, e)}")  # fmt: skip
         self._add(
             bad(((s.raised > MAX_RAISES) | (s.raised < 0)).any(axis=1)),
             "raised more than 3 times",
@@ -354,6 +352,9 @@ class InvariantChecker:
             "party off the walkable floor",
             lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]} tile {tile[e]}",
         )
+        placed = (s.floor >= 0) & (s.floor <= depth) & ~off  # (the compiled search trusts it)
+        self._add(bad(stale_ways(s, placed)), "travel's kept ways not those of the known map",
+                  lambda e: f"kept {s.ways_known[e]}, searched now {find_ways(s, e)}")  # fmt: skip
         self._check_rooms_and_bouts(s, n, bad)
         self._check_keeper(s, bad)
         self._check_classes(s, n, bad)
@@ -702,15 +703,10 @@ class InvariantChecker:
 WALKABLE = (HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP)  # floors.is_walkable
 
 
-def stale_ways(s) -> np.ndarray:
+def stale_ways(s, placed: np.ndarray) -> np.ndarray:
     """Per slot: travel's kept ways (`ways_known`, fresh at each step's end) are not those a
-    search of the known map finds now. A slot off the walkable floor is left to its own
-    checks (the compiled search trusts the state)."""
-    _, F, H, W = s.tiles.shape
-    on = (s.floor >= 0) & (s.floor < F) & (s.x >= 0) & (s.x < W) & (s.y >= 0) & (s.y < H)
-    e = np.flatnonzero(on)
-    on[e] = (s.floor[e] == 0) | np.isin(s.tiles[e, s.floor[e], s.y[e], s.x[e]], WALKABLE)
-    return np.array([on[e] and s.ways_known[e] != find_ways(s, e) for e in range(len(on))])
+    search of the known map finds now; only where the party is `placed` on its floor."""
+    return np.array([placed[e] and s.ways_known[e] != find_ways(s, e) for e in range(len(placed))])
 
 
 def searched_from_nowhere(s) -> np.ndarray:
