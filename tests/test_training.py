@@ -21,7 +21,8 @@ VAULT = ["Delve-Vault-v0", "--lock", "plate", "--floor", "1"]
 def quick_run(tmp_path_factory):
     """One --quick training run of the plate vault on floor 1, through the CLI."""
     out = tmp_path_factory.mktemp("quick")
-    code = cli.main(["train", *VAULT, "--quick", "--no-progress", "--out", str(out)])
+    code = cli.main(["train", *VAULT, "--quick", "--n-epochs", "3", "--no-progress", "--out",
+                     str(out)])  # fmt: skip
     return code, out
 
 
@@ -39,6 +40,7 @@ def test_quick_train_writes_model_curve_plot_and_checkpoint(quick_run, capsys):
     run = json.loads((out / "run.json").read_text())
     assert run["config"]["lock"] == "plate" and run["config"]["reward_mode"] == "shaped"
     assert "win_rate" in run["baseline_random"]
+    assert run["hyperparameters"]["n_epochs"] == 3  # the option over --quick's 2
 
 
 def test_eval_loads_the_model_and_reports_an_interval(quick_run, capsys):
@@ -122,6 +124,7 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Vault-v0", "--floor", "13", "--quick"], "floor must be"),
         (["eval", "Delve-Combat-v0", "--floor", "0", "--agent", "random"], "floor must be"),
         (["train", "Delve-Vault-v0", "--floor", "two"], "invalid int value"),
+        (["train", "Delve-Vault-v0", "--n-steps", "0", "--quick"], "--n-steps must be positive"),
         (["train", "Delve-v0", "--floor", "2"], "--floor applies to the sub-tasks only"),
         (["eval", "Delve-Combat-v0", "--lock", "wall", "--agent", "random"], "does not apply"),
         (["eval", "Delve-Vault-v0", "--agent", "scripted"], "whole game"),

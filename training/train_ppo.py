@@ -3,6 +3,8 @@
 delve train Delve-Vault-v0 --lock plate --floor 1
 delve train Delve-Combat-v0 --floor 2 --timesteps 100000 --out runs/combat2
 delve train Delve-Vault-v0 --quick        (a smoke run: ~2,000 steps, tiny network)
+delve train Delve-Easy-v0 --depth 2 --timesteps 100000 --n-steps 128 --batch-size 512 --n-epochs 10
+                                          (the short check: more updates a sample)
 
 Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
 checkpoints/, progress.csv (SB3's log), curve.csv and curve.png (periodic evaluation on
@@ -55,6 +57,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run = parser.add_argument_group("training (default: the task's row of training/tasks.py)")
     run.add_argument("--timesteps", type=int)
     run.add_argument("--num-envs", type=int)
+    run.add_argument("--n-steps", type=int, help="steps per env per rollout")
+    run.add_argument("--batch-size", type=int, help="minibatch size of the PPO update")
+    run.add_argument("--n-epochs", type=int, help="passes over each rollout")
     run.add_argument("--eval-every", type=int, help="timesteps between curve points")
     run.add_argument("--eval-episodes", type=int, help="episodes per curve point")
     run.add_argument("--seed", type=int, default=0, help="training seed (default 0)")
@@ -87,7 +92,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.quick and args.max_steps is None:
         config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
     hp = task_defaults(args.task, args.quick)
-    keys = ("timesteps", "num_envs", "eval_every", "eval_episodes")
+    keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
+            "eval_episodes")  # fmt: skip
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
     if args.threads < 1:
         parser.error("--threads must be positive")
