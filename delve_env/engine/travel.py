@@ -70,8 +70,8 @@ def search_spot(s, e, f, x, y):
 def first_steps(s, e, ways, want):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
-    explore goal, else the nearest search spot in a hall, else in a room; the stair down once seen and open; the stair
-    up), NO_WAY when there is none or the party is on it, SEARCH_HERE for explore standing on
+    explore goal, else the nearest search spot in a hall, else in a room; the stair down once
+    seen and open; the stair up), NO_WAY when there is none or the party is on it, SEARCH_HERE for explore standing on
     a search spot. Ties go to the first direction in north, east, south, west order.
     `want` >= 0 asks for that kind only (the others are left NO_WAY); the search stops as soon
     as what is asked is found (a tile's direction is final once it is reached)."""
@@ -96,7 +96,6 @@ def first_steps(s, e, ways, want):
     first[start] = -1
     queue[0] = start
     head, tail = 0, 1
-    spots = np.full(3, -1, dtype=np.int64)  # the nearest search spot in a hall (1), a room (2)
     while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
@@ -104,10 +103,6 @@ def first_steps(s, e, ways, want):
         if need_explore and c != start and is_explore_goal(s, e, f, x, y):
             ways[EXPLORE_TO] = first[c]
             need_explore = False
-        if need_explore and spots[1] < 0:
-            kind = search_spot(s, e, f, x, y)
-            if kind > 0 and spots[kind] < 0:
-                spots[kind] = c
         if need_down and c == down:
             ways[DOWN_TO] = first[c]
             need_down = False
@@ -123,9 +118,26 @@ def first_steps(s, e, ways, want):
                 first[n] = d if c == start else first[c]
                 queue[tail] = n
                 tail += 1
-    spot = spots[1] if spots[1] >= 0 else spots[2]
-    if need_explore and spot >= 0:
-        ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
+    if need_explore:  # no goal: the search reached every tile, and `queue` holds them in order
+        spot = nearest_search_spot(s, e, f, queue, tail)
+        if spot >= 0:
+            ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
+
+
+@njit(cache=True)
+def nearest_search_spot(s, e, f, queue, n):
+    """The first of the n tiles of `queue` (nearest first) that is a search spot in a hall,
+    else the first in a room; -1 when there is none."""
+    W = s.tiles.shape[3]
+    in_room = -1
+    for i in range(n):
+        c = queue[i]
+        kind = search_spot(s, e, f, c % W, c // W)
+        if kind == 1:
+            return c
+        if kind == 2 and in_room < 0:
+            in_room = c
+    return in_room
 
 
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
