@@ -152,16 +152,34 @@ def can_use(s, p, e, m, slot, b):
 
 
 @njit(cache=True)
+def can_give_any(s, p, e, m, slot):
+    """Member m's item slot may go to someone. `can_give` asks of the slot only that it holds
+    an item, so the answer is the same for every item m holds (the mask asks once a member)."""
+    for b in range(MAX_MEMBERS):
+        if can_give(s, p, e, m, slot, b):
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_use_any(s, p, e, m, slot):
+    """Member m's item slot may be used on someone."""
+    for b in range(MAX_MEMBERS):
+        if can_use(s, p, e, m, slot, b):
+            return True
+    return False
+
+
+@njit(cache=True)
 def can_select(s, p, e, m, slot):
     """An item may be selected when something can be done with it."""
     if s.item[e, m, slot] == 0:
         return False
-    if can_wear(s, p, e, m, slot):
-        return True
-    for b in range(MAX_MEMBERS):
-        if can_give(s, p, e, m, slot, b) or can_use(s, p, e, m, slot, b):
-            return True
-    return False
+    return (
+        can_wear(s, p, e, m, slot)
+        or can_give_any(s, p, e, m, slot)
+        or can_use_any(s, p, e, m, slot)
+    )
 
 
 @njit(cache=True)

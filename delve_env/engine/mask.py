@@ -47,7 +47,7 @@ from .classes import can_choose
 from .court import can_train
 from .doors import door_direction
 from .fights import is_foe_alive
-from .items import can_give, can_select, can_use, can_wear
+from .items import can_give, can_give_any, can_select, can_use, can_use_any, can_wear
 from .jit import njit
 from .loot import can_loot
 from .moving import can_step, is_stair_open
@@ -161,10 +161,21 @@ def is_selectable(s, p, e, m, slot):
 def mask_items(s, p, e, mask):
     """PARTY-4, ITEM-1: every item slot that can be selected (`is_selectable`). Exploring,
     this depends only on the packs and who stands (DIRTY_PACK). The explore sub-task's packs
-    stay as they are (docs/RULES.md)."""
+    stay as they are (docs/RULES.md). Exploring and fighting, whether a member can give is
+    asked once for all its items (`items.can_give_any`)."""
+    items_screen = s.mode[e] != STORE and s.mode[e] != STATUE
     for m in range(MAX_MEMBERS):
+        gives = -1  # not asked yet
         for slot in range(NUM_ITEM_SLOTS):
-            mask[A_SELECT + m * NUM_ITEM_SLOTS + slot] = is_selectable(s, p, e, m, slot)
+            a = A_SELECT + m * NUM_ITEM_SLOTS + slot
+            if not items_screen or s.item[e, m, slot] == 0:
+                mask[a] = is_selectable(s, p, e, m, slot)
+            elif can_wear(s, p, e, m, slot):
+                mask[a] = True
+            else:
+                if gives < 0:
+                    gives = 1 if can_give_any(s, p, e, m, slot) else 0
+                mask[a] = gives == 1 or can_use_any(s, p, e, m, slot)
 
 
 @njit(cache=True)
