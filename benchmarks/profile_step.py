@@ -31,6 +31,7 @@ from delve_env.engine.state import (
     DIRTY_ALL,
     DIRTY_MAGIC,
     DIRTY_MAP,
+    DIRTY_ORDER,
     DIRTY_PACK,
     DIRTY_PARTY,
     DIRTY_SELECT,
@@ -38,8 +39,9 @@ from delve_env.engine.state import (
 from delve_env.engine.step import next_run, step_slot, write_outputs
 from delve_env.tools.bench import machine_info, machine_line, sample_legal
 
-FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("pack", DIRTY_PACK),
-         ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT), ("all", DIRTY_ALL))  # fmt: skip
+FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("order", DIRTY_ORDER),
+         ("pack", DIRTY_PACK), ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT),
+         ("all", DIRTY_ALL))  # fmt: skip
 PARTS = ("observe map", "observe party", "observe pack", "observe magic", "mask: ground",
          "mask: items", "mask: casters")  # fmt: skip
 

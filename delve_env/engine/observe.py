@@ -166,6 +166,7 @@ from .state import (
     DIRTY_ALL,
     DIRTY_MAGIC,
     DIRTY_MAP,
+    DIRTY_ORDER,
     DIRTY_PACK,
     DIRTY_PARTY,
     DIRTY_PUZZLE,
@@ -587,7 +588,7 @@ def observe(s, p, e, record, full):
     mode = s.mode[e]
     if dirty & DIRTY_MAP:
         observe_map(s, e, record[MAP_AT : MAP_AT + MAP_BYTES])
-    if dirty & DIRTY_PARTY:
+    if dirty & (DIRTY_PARTY | DIRTY_ORDER):
         observe_party(s, p, e, record[PARTY_AT : PARTY_AT + PARTY_BYTES])
     if dirty & DIRTY_PACK:
         observe_pack(s, e, record[PACK_AT : PACK_AT + PACK_BYTES])

@@ -7,7 +7,7 @@ from .fightlog import LOG_DEATH, LOG_RAISE, LOG_SAVE, log_event
 from .jit import njit
 from .params import P_XP_FACTOR
 from .rng import randint, roll
-from .state import DIRTY_MAGIC, DIRTY_PACK, DIRTY_PARTY
+from .state import DIRTY_MAGIC, DIRTY_ORDER, DIRTY_PACK, DIRTY_PARTY
 from .tables import (
     ARMOR,
     C_ATK,
@@ -301,7 +301,7 @@ def share_xp(s, p, e, amount, rng):
 @njit(cache=True)
 def swap_positions(s, e, pos):
     """PARTY-2: swap marching positions pos and pos + 1 (free, outside fights)."""
-    s.dirty[e] |= DIRTY_PARTY
+    s.dirty[e] |= DIRTY_ORDER
     s.order[e, pos], s.order[e, pos + 1] = s.order[e, pos + 1], s.order[e, pos]
 
 
