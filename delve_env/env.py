@@ -255,8 +255,8 @@ class DelveEnv(gym.Env):
         self._seeded = True
 
     def _observation(self) -> dict:
-        # each key copied from its view (Engine.obs): cheaper than cutting a copied record
-        return {k: v[0].copy() for k, v in self.engine.obs.items()}
+        # each key copied from its view (Engine.first_obs): cheaper than cutting a copied record
+        return {k: v.copy() for k, v in self.engine.first_obs.items()}
 
     def _info(self) -> dict:
         info = {

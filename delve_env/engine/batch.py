@@ -32,6 +32,7 @@ class Engine:
         self._arrays = allocate(num_envs, depth, height, width)
         self.obs_record = np.zeros((num_envs, OBS_BYTES), dtype=np.uint8)  # layout.py
         self.obs = views(self.obs_record)  # the Dict's keys, views into the record
+        self.first_obs = views(self.obs_record[0])  # slot 0's (the single env's observation)
         self.masks = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
         # the explore row an open selection replaced, and whether one is kept (legal_mask)
         self.kept_rows = np.zeros((num_envs, NUM_ACTIONS), dtype=np.bool_)
@@ -58,12 +59,13 @@ class Engine:
     def __getstate__(self) -> dict:
         # the compiled views and the thread pool are handles to this process: rebuilt from
         # the arrays, never pickled
-        skip = ("state", "_views", "_pool", "_ranges", "obs")
+        skip = ("state", "_views", "_pool", "_ranges", "obs", "first_obs")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, d: dict) -> None:
         self.__dict__.update(d)
         self.obs = views(self.obs_record)
+        self.first_obs = views(self.obs_record[0])
         self._set_threads(self.num_threads)
 
     def _run(self, fn, *args, copies=None) -> None:
