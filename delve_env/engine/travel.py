@@ -71,8 +71,9 @@ def first_steps(s, e, ways, want):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
     explore goal, else the nearest search spot in a hall, else in a room; the stair down once
-    seen and open; the stair up), NO_WAY when there is none or the party is on it, SEARCH_HERE for explore standing on
-    a search spot. Ties go to the first direction in north, east, south, west order.
+    seen and open; the stair up), NO_WAY when there is none or the party is on it,
+    SEARCH_HERE for explore standing on a search spot. Ties go to the first direction in
+    north, east, south, west order.
     `want` >= 0 asks for that kind only (the others are left NO_WAY); the search stops as soon
     as what is asked is found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
