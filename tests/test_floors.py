@@ -77,6 +77,15 @@ def test_map_1_floor_is_a_default_48_by_24_grid_of_the_listed_tiles(scene, floor
         assert (fl.tiles == HALL).any() and (fl.tiles == ROOM).any() and (fl.tiles == DOOR).any()
 
 
+def test_map_1_the_floors_edge_is_rock(floors):
+    """MAP-1: every tile on a floor's edge is rock, so a walkable tile's four neighbours all
+    lie on the floor (travel's searches step without bounds checks)."""
+    for fl in floors:
+        t = fl.tiles
+        edge = np.concatenate([t[0], t[-1], t[:, 0], t[:, -1]])
+        assert (edge == ROCK).all(), (fl.seed, fl.f)
+
+
 def test_map_1_exactly_one_stair_down_and_one_stair_up_each_in_a_hall(floors):
     """MAP-1: one stair down and one stair up per floor, each in a hall (not in a room, with a
     hall tile beside it and no room tile beside it). RUN-1: the deepest floor has no way down."""

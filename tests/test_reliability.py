@@ -32,6 +32,7 @@ from delve_env.engine.tables import (
     FEAT_BATH,
     FEAT_NONE,
     FIGHT,
+    HALL,
     KING_SLOT,
     ROCK,
     SECRET,
@@ -951,6 +952,7 @@ GEN_PLANTS = {
     "unreachable": lambda s, e, f: _wall_off_room(s, e, f),
     "maps on the floor": lambda s, e, f: s.room_map[e, f].__setitem__(slice(None), True),
     "stair down": lambda s, e, f: s.tiles[e, f].__setitem__(tuple(s.stair_down[e, f][::-1]), 1),
+    "edge": lambda s, e, f: s.tiles[e, f].__setitem__((0, 5), HALL),
 }
 
 

@@ -21,21 +21,16 @@ SEARCH_TRIES = 4  # searches beside a wall before explore counts it searched (SE
 
 
 @njit(cache=True)
-def is_explore_goal(s, e, f, x, y):
-    """A tile explore walks to: a remembered walkable tile beside an unseen one (while the
-    floor's map is not held: with it, what is unseen is rock), or a tile of a known room not
-    yet entered (the party is never in one: a room is entered through its door)."""
-    r = s.room_of[e, f, y, x]
-    if r >= 0 and not s.room_entered[e, f, r]:
+def is_explore_goal(fog, rooms, entered, held, c, W):
+    """Tile c (flat, of a floor W wide: `fog`, `rooms` as flat views, `entered` its rooms'
+    flags) is one explore walks to: a remembered walkable tile beside an unseen one (while
+    the floor's map is not `held`: with it, what is unseen is rock), or a tile of a known
+    room not yet entered (the party is never in one: a room is entered through its door).
+    The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it."""
+    r = rooms[c]
+    if r >= 0 and not entered[r]:
         return True
-    if (s.maps_held[e] >> f) & 1:
-        return False
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
-    for d in range(4):
-        nx, ny = x + DX[d], y + DY[d]
-        if 0 <= nx < W and 0 <= ny < H and s.fog[e, f, ny, nx] == 0:
-            return True
-    return False
+    return not held and (fog[c - W] == 0 or fog[c + 1] == 0 or fog[c + W] == 0 or fog[c - 1] == 0)
 
 
 @njit(cache=True)
@@ -81,17 +76,17 @@ def first_steps(s, e, ways, want):
     if f == 0:
         return
     H, W = s.tiles.shape[2], s.tiles.shape[3]
-    x0, y0 = s.x[e], s.y[e]
-    start = y0 * W + x0
+    fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
+    rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
+    held = (s.maps_held[e] >> f) & 1 == 1
     opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
-    dx, dy = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
-    ux, uy = s.stair_up[e, f, 0], s.stair_up[e, f, 1]
-    down, up = dy * W + dx, uy * W + ux
+    start = s.y[e] * W + s.x[e]
+    down = s.stair_down[e, f, 1] * W + s.stair_down[e, f, 0]
+    up = s.stair_up[e, f, 1] * W + s.stair_up[e, f, 0]
     need_explore = want < 0 or want == EXPLORE_TO
-    need_down = (want < 0 or want == DOWN_TO) and opened and s.fog[e, f, dy, dx] != 0
-    need_up = (want < 0 or want == UP_TO) and s.fog[e, f, uy, ux] != 0
-    need_down = need_down and down != start
-    need_up = need_up and up != start
+    need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
+    need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
+    pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
     first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
     queue = np.empty(H * W, dtype=np.int32)
     first[start] = -1
@@ -100,8 +95,7 @@ def first_steps(s, e, ways, want):
     while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
-        y, x = c // W, c % W
-        if need_explore and c != start and is_explore_goal(s, e, f, x, y):
+        if need_explore and c != start and is_explore_goal(fog, rooms, entered, held, c, W):
             ways[EXPLORE_TO] = first[c]
             need_explore = False
         if need_down and c == down:
@@ -111,11 +105,8 @@ def first_steps(s, e, ways, want):
             ways[UP_TO] = first[c]
             need_up = False
         for d in range(4):
-            nx, ny = x + DX[d], y + DY[d]
-            if not (0 <= nx < W and 0 <= ny < H):
-                continue
-            n = ny * W + nx
-            if first[n] == -2 and s.fog[e, f, ny, nx] != 0 and is_walkable(s.tiles[e, f, ny, nx]):
+            n = c + pace[d]
+            if first[n] == -2 and fog[n] != 0 and is_walkable(tiles[n]):
                 first[n] = d if c == start else first[c]
                 queue[tail] = n
                 tail += 1
