@@ -23,6 +23,7 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.floors import DX, DY, is_junction
 from delve_env.engine.monsters import monster_hearts
+from delve_env.engine.moving import reveal_room
 from delve_env.engine.params import (
     P_HALL_WANDER,
     P_HALL_WANDER_HUNT,
@@ -40,6 +41,7 @@ from delve_env.engine.tables import (
     ROOM,
     SECRET,
 )
+from delve_env.engine.travel import known_ways
 
 ONE = np.ones(1, dtype=np.bool_)
 
@@ -170,8 +172,12 @@ class Scene:
         return self.act(d)
 
     def stand_in_room(self, f: int, r: int) -> tuple[int, int]:
+        """Stand the party on room r's first tile, the room and its walls seen (as stepping
+        in does: a pace within a room looks at nothing new)."""
         x0, y0 = (int(v) for v in self.s.room_rect[0, f, r, :2])
         self.put(f, x0, y0)
+        reveal_room(self.s, 0, f, r)
+        known_ways(self.s, 0)  # fresh, as at a step's end
         return x0, y0
 
     def clear_band(self, f: int, r: int) -> None:

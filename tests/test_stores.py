@@ -444,6 +444,7 @@ def test_store_invariants_catch_planted_defects(fresh):
     s.item_dv[0, 0, ARMOR] = 1
     fresh.put(1, *fresh.hall_tile(1, junction=False))
     s.mode[0] = STORE
+    fresh.refresh()  # travel's kept ways, of the new place
     found = checker.check(s, new_episode=True)
     assert [v.rule for v in found] == ["in a store where there is none"]
 

@@ -471,6 +471,26 @@ def test_the_soak_checker_flags_a_broken_free_streak(scene):
     assert "free streak negative" in [v.rule for v in checker.check(s)]
 
 
+def test_the_soak_checker_flags_a_party_in_a_room_not_seen_whole(scene):
+    """soak.InvariantChecker: standing in a room, every tile of it and of its walls is
+    remembered (a pace within a room looks at nothing new); one forgotten wall tile is
+    reported, standing in the hall it is not."""
+    from delve_env.tools import soak
+
+    s = scene.s
+    quiet_floor(scene)
+    room = int(np.flatnonzero(s.num_rooms[0, 1] > np.arange(s.room_rect.shape[2]))[0])
+    x0, y0, x1, y1 = (int(v) for v in s.room_rect[0, 1, room])
+    s.x[0], s.y[0] = x0, y0
+    remember(s, 0, 1, x0 - 1, y0 - 1, x1 + 1, y1 + 1)  # as stepping in does
+    scene.refresh()
+    checker = soak.InvariantChecker()
+    assert checker.check(s) == []
+    s.fog[0, 1, y1 + 1, x1 + 1] = 0
+    s.steps[0] += 1
+    assert "the party in a room it has not seen whole" in [v.rule for v in checker.check(s)]
+
+
 def hidden_room_floor(scene, find: float):
     """Floor 1 made over: the party stands at the west wall of room 1 (entered), whose door
     opens on a hall running east to a secret door (16, 10) into room 0 (never seen). Known:

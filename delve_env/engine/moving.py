@@ -121,8 +121,11 @@ def step_party(s, e, d):
     was = s.room_of[e, f, s.y[e], s.x[e]]
     s.x[e] += DX[d]
     s.y[e] += DY[d]
-    look_around(s, e)
     r = s.room_of[e, f, s.y[e], s.x[e]]
+    if r >= 0 and r == was:  # within a room: it and its walls were seen on the way in
+        s.dirty[e] |= DIRTY_MAP  # (the map's crop follows the party)
+    else:
+        look_around(s, e)
     if r != was:  # the puzzle shows the room's lock, the party rows its bath (PARTY_BATHED)
         s.dirty[e] |= DIRTY_PUZZLE | DIRTY_PARTY
     return r if from_door else -1

@@ -91,6 +91,7 @@ from delve_env.engine.tables import (
     NUM_MODES,
     NUM_NAMES,
     NUM_OPTIONS,
+    ROCK,
     ROOM,
     SECRET,
     STAIR_DOWN,
@@ -355,6 +356,8 @@ class InvariantChecker:
         placed = (s.floor >= 0) & (s.floor <= depth) & ~off  # (the compiled search trusts it)
         self._add(bad(stale_ways(s, placed)), "travel's kept ways not those of the known map",
                   lambda e: f"kept {s.ways_known[e]}, searched now {find_ways(s, e)}")  # fmt: skip
+        self._add(bad(room_unseen(s, placed)), "the party in a room it has not seen whole",
+                  lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]}")  # fmt: skip
         self._check_rooms_and_bouts(s, n, bad)
         self._check_keeper(s, bad)
         self._check_classes(s, n, bad)
@@ -707,6 +710,19 @@ def stale_ways(s, placed: np.ndarray) -> np.ndarray:
     """Per slot: travel's kept ways (`ways_known`, fresh at each step's end) are not those a
     search of the known map finds now; only where the party is `placed` on its floor."""
     return np.array([placed[e] and s.ways_known[e] != find_ways(s, e) for e in range(len(placed))])
+
+
+def room_unseen(s, placed: np.ndarray) -> np.ndarray:
+    """Per slot: the party stands in a room some tile of which, or of its walls, is not
+    remembered (a pace within a room looks at nothing new: moving.step_party)."""
+    out = np.zeros(len(placed), dtype=np.bool_)
+    for e in np.flatnonzero(placed & (s.floor > 0)):
+        f, x, y = int(s.floor[e]), int(s.x[e]), int(s.y[e])
+        r = int(s.room_of[e, f, y, x])
+        if r >= 0:
+            x0, y0, x1, y1 = (int(v) for v in s.room_rect[e, f, r])
+            out[e] = (s.fog[e, f, y0 - 1 : y1 + 2, x0 - 1 : x1 + 2] == 0).any()
+    return out
 
 
 def searched_from_nowhere(s) -> np.ndarray:
@@ -1397,12 +1413,15 @@ class GenerationReport:
 
 
 def check_floor(s, e: int, f: int, dist: np.ndarray) -> list[str]:
-    """One generated floor: connected once secret doors are found, every room reachable from
-    the stair up, one stair up, one stair down (none on the deepest floor, RUN-1), exactly one
-    map."""
+    """One generated floor: its edge rock (travel's searches trust it), connected once secret
+    doors are found, every room reachable from the stair up, one stair up, one stair down
+    (none on the deepest floor, RUN-1), exactly one map."""
     out = []
     deepest = f == s.tiles.shape[1] - 1
     tiles = s.tiles[e, f].copy()
+    edge = np.concatenate([tiles[0], tiles[-1], tiles[:, 0], tiles[:, -1]])
+    if (edge != ROCK).any():
+        out.append("a tile on the floor's edge is not rock")
     tiles[tiles == SECRET] = DOOR
     ux, uy = (int(v) for v in s.stair_up[e, f])
     dx, dy = (int(v) for v in s.stair_down[e, f])
