@@ -61,21 +61,21 @@ def sample_legal(masks, u, out):
     A row with no legal action (a finished slot whose action is ignored) gets 0.
     """
     n, num_actions = masks.shape
+    bits = masks.view(np.uint8)  # a legal action counts 1: summed without a branch
     for i in range(n):
+        row = bits[i]
         count = 0
         for j in range(num_actions):
-            if masks[i, j]:
-                count += 1
+            count += int(row[j])
         if count == 0:
             out[i] = 0
             continue
         k = min(int(u[i] * count), count - 1)
         for j in range(num_actions):
-            if masks[i, j]:
-                if k == 0:
-                    out[i] = j
-                    break
-                k -= 1
+            k -= int(row[j])
+            if k < 0:
+                out[i] = j
+                break
 
 
 def machine_info() -> dict:
