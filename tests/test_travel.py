@@ -64,8 +64,10 @@ from delve_env.engine.travel import (
     SEARCH_HERE,
     SEARCH_TRIES,
     at_new_door,
+    downhill,
     find_ways,
     first_steps,
+    goal_paces,
 )
 
 TRAVELS = (A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST)
@@ -127,6 +129,37 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
             if term or trunc:
                 break
     assert min(ends.values()) > 0, ends
+
+
+def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
+    """travel.goal_paces (one search from every explore goal, which explore walks down once
+    it crosses known ground): from every remembered walkable tile off a goal, its downhill
+    pace is the first pace `first_steps` takes from there (to the nearest goal, ties north,
+    east, south, west), on floors part explored by random play."""
+    env = DelveEnv(difficulty="easy")
+    rng = np.random.default_rng(1)
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    checked = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        s = env.state
+        for step in range(240):
+            mask = env.action_masks()
+            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            if term or trunc:
+                break
+            if step % 40 or s.floor[0] == 0:
+                continue
+            grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+            goal_paces(s, 0, grid)
+            x0, y0 = int(s.x[0]), int(s.y[0])
+            for y, x in zip(*np.nonzero(grid > 0)):
+                s.x[0], s.y[0] = x, y
+                first_steps(s, 0, ways, EXPLORE_TO)
+                assert downhill(s, 0, grid) == ways[EXPLORE_TO], (seed, step, x, y)
+                checked += 1
+            s.x[0], s.y[0] = x0, y0
+    assert checked > 500
 
 
 def shortest(s, goal) -> int:

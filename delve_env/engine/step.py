@@ -87,12 +87,14 @@ from .tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
 from .travel import (
     EXPLORE_TO,
+    KEPT,
     NO_WAY,
     NUM_TRAVELS,
     REST,
     SEARCH_HERE,
     downhill,
     first_steps,
+    goal_paces,
     known_ways,
     stair_paces,
     stops_here,
@@ -101,6 +103,10 @@ from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
+# Explore searches once from every goal (travel.goal_paces, a search of the whole known floor)
+# after this many paces in a row saw nothing new: then it is crossing known ground, and the
+# search serves every pace until something new is seen (3 measured best of 1, 3 and 6).
+CALM_PACES = 3
 
 
 @njit(cache=True, inline="always")
@@ -287,16 +293,21 @@ def travel(s, p, e, kind, rng):
     stops the walk, so the step's events are its last pace's."""
     reward = 0.0
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    dist = np.empty((0, 0), dtype=np.int64)
-    seen = -1  # the tiles seen when `dist` was searched: new tiles may shorten the way
+    dist = np.empty(s.tiles.shape[2:], dtype=np.int64)
+    seen = -1  # the tiles seen when `dist` was searched for a stair: new tiles may shorten it
+    goals = False  # explore: `dist` holds travel.goal_paces of the known map as it is
+    calm = 0  # paces in a row that saw nothing new
     for _ in range(int(p[P_TRAVEL_PACES])):
         if kind == REST:
             a = A_WAIT
         elif kind == EXPLORE_TO:
-            first_steps(s, e, ways, kind)
-            if ways[kind] == NO_WAY:
-                break
-            a = A_SEARCH if ways[kind] == SEARCH_HERE else A_MOVE + ways[kind]
+            d = downhill(s, e, dist) if goals else NO_WAY
+            if d == NO_WAY:  # no field, or the party stands on a goal of it or off it
+                first_steps(s, e, ways, kind)
+                d = ways[kind]
+                if d == NO_WAY:
+                    break
+            a = A_SEARCH if d == SEARCH_HERE else A_MOVE + d
         else:
             if s.stat_tiles[e] != seen:
                 dist, seen = stair_paces(s, e, kind), s.stat_tiles[e]
@@ -305,9 +316,18 @@ def travel(s, p, e, kind, rng):
                 break
             a = A_MOVE + d
         room = s.room_of[e, s.floor[e], s.y[e], s.x[e]]
+        s.ways_known[e] |= KEPT  # cleared by whatever changes the known map
         reward += one_action(s, p, e, a, rng)
         if stops_here(s, e, kind, room):
             break
+        if s.ways_known[e] & KEPT == 0:
+            goals, calm = False, 0
+        else:
+            calm += 1
+            if kind == EXPLORE_TO and not goals and calm >= CALM_PACES:
+                goal_paces(s, e, dist)
+                goals = True
+    s.ways_known[e] &= 0xFF ^ KEPT  # (the byte's other bits, kept)
     return reward
 
 

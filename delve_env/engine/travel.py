@@ -132,7 +132,48 @@ def nearest_search_spot(s, e, f, queue, n):
     return in_room
 
 
+@njit(cache=True)
+def goal_paces(s, e, grid):
+    """Paces from each remembered walkable tile of the party's floor to the nearest explore
+    goal (`is_explore_goal`) over the remembered walkable tiles, -1 where none is reached:
+    one search from every goal at once, written into `grid` (H x W). Where the party is not
+    on a goal, walking down it takes the first pace `first_steps` takes (its ties go the same
+    way, `downhill`), so it serves every pace of an explore walk until the known map changes."""
+    f = s.floor[e]
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    dist = grid.reshape(H * W)
+    fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
+    rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
+    held = (s.maps_held[e] >> f) & 1 == 1
+    pace = (-W, 1, W, -1)
+    queue = np.empty(H * W, dtype=np.int32)
+    tail = 0
+    for c in range(W, H * W - W):  # the edge rows are rock
+        dist[c] = -1
+        if (
+            fog[c] != 0
+            and is_walkable(tiles[c])
+            and is_explore_goal(fog, rooms, entered, held, c, W)
+        ):
+            dist[c] = 0
+            queue[tail] = c
+            tail += 1
+    dist[:W] = -1
+    dist[H * W - W :] = -1
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for d in range(4):
+            n = c + pace[d]
+            if dist[n] < 0 and fog[n] != 0 and is_walkable(tiles[n]):
+                dist[n] = dist[c] + 1
+                queue[tail] = n
+                tail += 1
+
+
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
+KEPT = 1 << 6  # set in `ways_known` by a walk before a pace: still set after it, nothing new known
 
 
 @njit(cache=True)
