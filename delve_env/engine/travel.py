@@ -148,8 +148,8 @@ def goal_paces(s, e, grid):
     pace = (-W, 1, W, -1)
     queue = np.empty(H * W, dtype=np.int32)
     tail = 0
+    dist[:] = -1
     for c in range(W, H * W - W):  # the edge rows are rock
-        dist[c] = -1
         if (
             fog[c] != 0
             and is_walkable(tiles[c])
@@ -158,8 +158,6 @@ def goal_paces(s, e, grid):
             dist[c] = 0
             queue[tail] = c
             tail += 1
-    dist[:W] = -1
-    dist[H * W - W :] = -1
     head = 0
     while head < tail:
         c = queue[head]
