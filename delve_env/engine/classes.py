@@ -75,7 +75,7 @@ HEALING_TOUCH_DICE = 2  # heal 2d6
 BLOOD_MANA_DICE = 1  # 1 HP for d6 mana, up to the well
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bow_ready(s, e, m):
     return ready_family(s, e, m, READY) == FAM_BOW
 
@@ -111,7 +111,7 @@ def ready_features(s, e, m):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bit(i):
     return 1 << i
 
@@ -122,7 +122,7 @@ def has_feature(s, p, e, m, i):
     return (ready_features(s, e, m) >> int(i)) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def feature_cost(s, p, e, m, i):
     """The mana member m pays for feature i (lay on hands: per hit point healed). A Hero
     with the bows specialty double-strikes with a bow in hand for nothing."""
@@ -223,7 +223,7 @@ def use_feature(s, p, e, m, i, t, rng):
         s.blood_used[e, m] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def name_discount(s, e, m):
     """True speaker (the Namer's level 3 option): name spells cost 1 less (spells.name_cost
     keeps them at 1 or more). Returns 0 or 1."""

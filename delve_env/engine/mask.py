@@ -53,7 +53,14 @@ from .loot import can_loot
 from .moving import can_step, is_stair_open
 from .params import P_FREE_ACTIONS, P_TASK, TASK_EXPLORE, TASK_VAULT
 from .party import is_standing
-from .powers import can_cast, can_choose_power, can_use_power, power_target
+from .powers import (
+    can_cast,
+    can_pay,
+    can_use_power,
+    has_target,
+    power_target,
+    ready_powers,
+)
 from .state import DIRTY_ALL, DIRTY_MAGIC, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .statues import can_approach_statue, can_bid, mask_statue
 from .stores import can_repair, can_sell, can_shop, mask_store
@@ -208,8 +215,10 @@ def mask_casting(s, p, e, mask):
     member as `A_USE + b`, a foe as `A_ATTACK + k`). Putting it back is always allowed."""
     m, i = s.caster[e], s.sel_power[e]
     if i < 0:
+        ready = ready_powers(s, e, m)  # can_choose_power, with m's ready bits found once
         for j in range(NUM_POWERS):
-            mask[A_POWER + j] = can_choose_power(s, p, e, m, j)
+            ok = (ready >> j) & 1 == 1 and can_pay(s, p, e, m, j) and has_target(s, p, e, m, j)
+            mask[A_POWER + j] = ok
     elif power_target(s, e, i) == T_MEMBER:
         for b in range(MAX_MEMBERS):
             mask[A_USE + b] = can_use_power(s, p, e, m, i, b)

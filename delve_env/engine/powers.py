@@ -60,7 +60,7 @@ def has_power(s, p, e, m, i):
     return has_name_spell(s, p, e, m, i)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def power_cost(s, p, e, m, i):
     """The mana member m pays for power i (lay on hands: per hit point)."""
     if i < FIRST_FEATURE:
@@ -89,7 +89,7 @@ def ready_powers(s, e, m):
     return ready_spells(s, e, m) | ready_features(s, e, m) | ready_names(s, e, m)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def can_pay(s, p, e, m, i):
     return s.mana[e, m] >= power_cost(s, p, e, m, i)
 

@@ -147,7 +147,7 @@ def has_spell(s, p, e, m, i):
     return (ready_spells(s, e, m) >> int(i)) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spell_cost(s, p, e, m, i):
     """The mana member m pays for spell i: the table's cost; a Wizard's signature spell (its
     level-3 option) half of it, rounded up."""
@@ -424,7 +424,7 @@ def has_name_spell(s, p, e, m, i):
     return (ready_names(s, e, m) >> int(i)) & 1 == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def name_cost(s, p, e, m, i):
     """The mana a name spell costs (tables.POWERS), a true speaker's 1 less but at least 1."""
     return max(1, int(POWERS[i, PW_COST]) - name_discount(s, e, m))

@@ -52,13 +52,13 @@ WAND_CASTS = 3  # wand magic: casts a floor
 PRIMED_ATTACK = PRIME_FEROCIOUS | PRIME_DOUBLE | PRIME_FOCUS  # spent by the next attack
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_option(s, e, m, cls, level, o):
     """Member m is of class `cls` and took option o at `level` (2 or 3)."""
     return s.cls[e, m] == cls and s.options[e, m, level - 2] == o
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ready_family(s, e, m, slot):
     """The weapon family of the weapon in member m's item slot, -1 if it holds no weapon."""
     kind = s.item[e, m, slot]
