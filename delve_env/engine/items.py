@@ -84,18 +84,28 @@ def is_item_mode(s, e):
 
 
 @njit(cache=True)
+def is_giveable(s, p, e, m, slot):
+    """PARTY-4: member m's item slot may change hands now, to a member who can take it
+    (`can_take`): exploring any item, in a fight only a fallen member's."""
+    if p[P_TASK] == TASK_EXPLORE or not is_item_mode(s, e) or s.item[e, m, slot] == 0:
+        return False
+    return s.mode[e] != FIGHT or s.hp[e, m] <= 0
+
+
+@njit(cache=True)
+def can_take(s, e, m, b):
+    """Member b may take an item from member m: standing, with pack room; in a fight only the
+    acting member."""
+    if b == m or not is_standing(s, e, b) or free_pack_slot(s, e, b) < 0:
+        return False
+    return s.mode[e] != FIGHT or b == acting_member(s, e)
+
+
+@njit(cache=True)
 def can_give(s, p, e, m, slot, b):
     """PARTY-4: member m's item slot may go to member b (standing, with pack room). In a fight
     only off a fallen member, to the acting member."""
-    if p[P_TASK] == TASK_EXPLORE or not is_item_mode(s, e):
-        return False
-    if s.item[e, m, slot] == 0 or b == m:
-        return False
-    if not is_standing(s, e, b) or free_pack_slot(s, e, b) < 0:
-        return False
-    if s.mode[e] == FIGHT:
-        return s.hp[e, m] <= 0 and b == acting_member(s, e)
-    return True
+    return is_giveable(s, p, e, m, slot) and can_take(s, e, m, b)
 
 
 @njit(cache=True)
@@ -133,10 +143,11 @@ def is_use_target(s, e, kind, m, b):
 
 
 @njit(cache=True)
-def can_use(s, p, e, m, slot, b):
-    """A standing member uses a consumable from their pack on member b; in a fight only the
-    acting member (RAISE-1: any standing member, in or out of a fight). A known goodwill
-    scroll is read only in a fight (BRIBE-3); an unknown one anywhere, like any scroll."""
+def is_usable(s, p, e, m, slot):
+    """A standing member uses a consumable from their pack (on whom: `is_use_target`); in a
+    fight only the acting member (RAISE-1: any standing member, in or out of a fight). A known
+    goodwill scroll is read only in a fight (BRIBE-3); an unknown one anywhere, like any
+    scroll."""
     kind = s.item[e, m, slot]
     if p[P_TASK] == TASK_EXPLORE or slot < NUM_EQUIP or USES[kind, U_EFFECT] == USE_NONE:
         return False
@@ -146,17 +157,25 @@ def can_use(s, p, e, m, slot, b):
         return False
     if USES[kind, U_EFFECT] == USE_GOODWILL and s.mode[e] != FIGHT and is_known(s, e, kind):
         return False
-    if USES[kind, U_EFFECT] == USE_SUMMON and (s.mode[e] != FIGHT or s.ally_kind[e] >= 0):
-        return False  # ITEM-1: an ally joins a fight, one at a time
-    return is_use_target(s, e, kind, m, b)
+    # ITEM-1: an ally joins a fight, one at a time
+    return USES[kind, U_EFFECT] != USE_SUMMON or (s.mode[e] == FIGHT and s.ally_kind[e] < 0)
+
+
+@njit(cache=True)
+def can_use(s, p, e, m, slot, b):
+    """Member m uses the consumable in item slot `slot` on member b now."""
+    return is_usable(s, p, e, m, slot) and is_use_target(s, e, s.item[e, m, slot], m, b)
 
 
 @njit(cache=True)
 def can_give_any(s, p, e, m, slot):
-    """Member m's item slot may go to someone. `can_give` asks of the slot only that it holds
-    an item, so the answer is the same for every item m holds (the mask asks once a member)."""
+    """Member m's item slot may go to someone. `is_giveable` asks of the slot only that it
+    holds an item, so the answer is the same for every item m holds (the mask asks once a
+    member)."""
+    if not is_giveable(s, p, e, m, slot):
+        return False
     for b in range(MAX_MEMBERS):
-        if can_give(s, p, e, m, slot, b):
+        if can_take(s, e, m, b):
             return True
     return False
 
@@ -164,8 +183,11 @@ def can_give_any(s, p, e, m, slot):
 @njit(cache=True)
 def can_use_any(s, p, e, m, slot):
     """Member m's item slot may be used on someone."""
+    if not is_usable(s, p, e, m, slot):
+        return False
+    kind = s.item[e, m, slot]
     for b in range(MAX_MEMBERS):
-        if can_use(s, p, e, m, slot, b):
+        if is_use_target(s, e, kind, m, b):
             return True
     return False
 
