@@ -106,11 +106,11 @@ def mask_ground(s, p, e, mask):
         mask[A_STAIRS] = (tile == STAIR_DOWN or up) and is_stair_open(s, e)
         mask[A_LOOT] = r >= 0 and can_loot(s, e, f, r)
         vault = r >= 0 and is_locked_vault(s, e, f, r)  # VAULT-1: any standing member
-        for m in range(MAX_MEMBERS):
+        for m in range(MAX_MEMBERS):  # (chests, baths and statues stand in rooms: r >= 0)
             mask[A_WORK + m] = vault and is_standing(s, e, m)
-            mask[A_OPEN + m] = can_open(s, p, e, m)  # CHEST-1
-            mask[A_BATHE + m] = can_bathe(s, p, e, m)  # BATH-1
-        mask[A_STATUE] = can_approach_statue(s, p, e)  # STATUE-1
+            mask[A_OPEN + m] = r >= 0 and can_open(s, p, e, m)  # CHEST-1
+            mask[A_BATHE + m] = r >= 0 and can_bathe(s, p, e, m)  # BATH-1
+        mask[A_STATUE] = r >= 0 and can_approach_statue(s, p, e)  # STATUE-1
     else:  # COURT-1: the courtyard's choices are its stair, store and training ground
         for a in range(A_MOVE, A_LOOT + 1):
             mask[a] = a == A_STAIRS
@@ -169,20 +169,21 @@ def mask_items(s, p, e, mask):
     """PARTY-4, ITEM-1: every item slot that can be selected (`is_selectable`). Exploring,
     this depends only on the packs and who stands (DIRTY_PACK). The explore sub-task's packs
     stay as they are (docs/RULES.md). Exploring and fighting, whether a member can give is
-    asked once for all its items (`items.can_give_any`)."""
+    asked first and once for all its items (`items.can_give_any`): exploring it mostly can,
+    and then its items need no other question."""
     items_screen = s.mode[e] != STORE and s.mode[e] != STATUE
     for m in range(MAX_MEMBERS):
         gives = -1  # not asked yet
         for slot in range(NUM_ITEM_SLOTS):
             a = A_SELECT + m * NUM_ITEM_SLOTS + slot
-            if not items_screen or s.item[e, m, slot] == 0:
+            if s.item[e, m, slot] == 0:
+                mask[a] = False
+            elif not items_screen:
                 mask[a] = is_selectable(s, p, e, m, slot)
-            elif can_wear(s, p, e, m, slot):
-                mask[a] = True
             else:
                 if gives < 0:
                     gives = 1 if can_give_any(s, p, e, m, slot) else 0
-                mask[a] = gives == 1 or can_use_any(s, p, e, m, slot)
+                mask[a] = gives == 1 or can_wear(s, p, e, m, slot) or can_use_any(s, p, e, m, slot)
 
 
 @njit(cache=True)
