@@ -63,11 +63,13 @@ from delve_env.engine.travel import (
     NUM_TRAVELS,
     SEARCH_HERE,
     SEARCH_TRIES,
+    UP_TO,
     at_new_door,
     downhill,
     find_ways,
     first_steps,
     goal_paces,
+    stair_paces,
 )
 
 TRAVELS = (A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST)
@@ -178,6 +180,83 @@ def shortest(s, goal) -> int:
                 dist[(nx, ny)] = dist[(x, y)] + 1
                 todo.append((nx, ny))
     return dist.get(goal, -1)
+
+
+def paces_from(s, sources) -> np.ndarray:
+    """Paces over remembered walkable tiles of the party's floor from the nearest of
+    `sources` ((x, y) tiles) to each tile, -1 where none is reached: the searches' oracle."""
+    f = int(s.floor[0])
+    H, W = s.tiles.shape[2:]
+    grid = np.full((H, W), -1, dtype=np.int64)
+    todo = deque(sources)
+    for x, y in sources:
+        grid[y, x] = 0
+    while todo:
+        x, y = todo.popleft()
+        for d in range(4):
+            nx, ny = x + int(DX[d]), y + int(DY[d])
+            if not (0 <= nx < W and 0 <= ny < H) or grid[ny, nx] >= 0:
+                continue
+            if s.fog[0, f, ny, nx] and is_walkable(s.tiles[0, f, ny, nx]):
+                grid[ny, nx] = grid[y, x] + 1
+                todo.append((nx, ny))
+    return grid
+
+
+def explore_goals(s) -> list:
+    """Explore's goals as docs/RULES.md words them: remembered walkable tiles of a known
+    room not entered, and, while the floor's map is not held, beside an unseen tile."""
+    f = int(s.floor[0])
+    fog, tiles, rooms = s.fog[0, f], s.tiles[0, f], s.room_of[0, f]
+    held = (int(s.maps_held[0]) >> f) & 1
+    goals = []
+    for y, x in zip(*np.nonzero(fog)):
+        if not is_walkable(tiles[y, x]):
+            continue
+        r = int(rooms[y, x])
+        unseen = any(fog[y + int(DY[d]), x + int(DX[d])] == 0 for d in range(4))
+        if (r >= 0 and not s.room_entered[0, f, r]) or (not held and unseen):
+            goals.append((int(x), int(y)))
+    return goals
+
+
+def test_the_searches_fields_are_the_shortest_walks():
+    """travel.goal_paces and travel.stair_paces equal breadth-first searches written plainly,
+    on floors part explored by random play, with the floor's map held and not (held: what
+    is unseen is rock, no goal; MAP-5: the stair down is a goal only once a map opens it)."""
+    env = DelveEnv(difficulty="easy")
+    rng = np.random.default_rng(2)
+    grid = np.empty(env.state.tiles.shape[2:], dtype=np.int64)
+    checked = {"goals": 0, "held": 0, "up": 0, "down": 0, "closed": 0}
+    for seed in range(4):
+        env.reset(seed=seed)
+        s = env.state
+        for step in range(240):
+            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if term or trunc:
+                break
+            f = int(s.floor[0])
+            if step % 40 or f == 0:
+                continue
+            held = int(s.maps_held[0])
+            for bits in (held & ~(1 << f), held | (1 << f)):
+                s.maps_held[0] = bits
+                goal_paces(s, 0, grid)
+                assert np.array_equal(grid, paces_from(s, explore_goals(s))), (seed, step, bits)
+                checked["held" if bits >> f & 1 else "goals"] += int((grid >= 0).sum())
+                for kind, stair, name in (
+                    (UP_TO, s.stair_up, "up"),
+                    (DOWN_TO, s.stair_down, "down"),
+                ):
+                    x, y = int(stair[0, f, 0]), int(stair[0, f, 1])
+                    stair_paces(s, 0, kind, grid)
+                    seen, opened = s.fog[0, f, y, x] != 0, kind == UP_TO or bits >> f != 0
+                    goal = seen and opened
+                    want = paces_from(s, [(x, y)] if goal else [])
+                    assert np.array_equal(grid, want), (seed, step, name, bits)
+                    checked[name if goal else "closed"] += int(seen)
+            s.maps_held[0] = held
+    assert min(checked.values()) > 0, checked
 
 
 def quiet_floor(scene) -> tuple[int, int]:

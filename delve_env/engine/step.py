@@ -310,7 +310,8 @@ def travel(s, p, e, kind, rng):
             a = A_SEARCH if d == SEARCH_HERE else A_MOVE + d
         else:
             if s.stat_tiles[e] != seen:
-                dist, seen = stair_paces(s, e, kind), s.stat_tiles[e]
+                stair_paces(s, e, kind, dist)
+                seen = s.stat_tiles[e]
             d = downhill(s, e, dist)
             if d == NO_WAY:
                 break

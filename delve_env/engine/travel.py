@@ -6,7 +6,7 @@ says when to stop; `step.travel` takes the paces.
 
 import numpy as np
 
-from .floors import DX, DY, is_walkable, walk_distances
+from .floors import DX, DY, is_walkable
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
@@ -20,17 +20,19 @@ SEARCH_HERE = 4  # explore's way when its goal is to search where the party stan
 SEARCH_TRIES = 4  # searches beside a wall before explore counts it searched (SECRET-2: 1/2 each)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_explore_goal(fog, rooms, entered, held, c, W):
     """Tile c (flat, of a floor W wide: `fog`, `rooms` as flat views, `entered` its rooms'
     flags) is one explore walks to: a remembered walkable tile beside an unseen one (while
     the floor's map is not `held`: with it, what is unseen is rock), or a tile of a known
     room not yet entered (the party is never in one: a room is entered through its door).
-    The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it."""
+    The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it.
+    Written without branches: a search asks it of every tile it reaches, and the answers
+    follow no pattern a branch predictor could learn."""
     r = rooms[c]
-    if r >= 0 and not entered[r]:
-        return True
-    return not held and (fog[c - W] == 0 or fog[c + 1] == 0 or fog[c + W] == 0 or fog[c - 1] == 0)
+    unentered = (r >= 0) & (not entered[max(r, 0)])
+    beside_unseen = (fog[c - W] == 0) | (fog[c + 1] == 0) | (fog[c + W] == 0) | (fog[c - 1] == 0)
+    return unentered | ((not held) & beside_unseen)
 
 
 @njit(cache=True)
@@ -78,7 +80,7 @@ def first_steps(s, e, ways, want):
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
     rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
-    held = (s.maps_held[e] >> f) & 1 == 1
+    held = ((s.maps_held[e] >> f) & 1) == 1
     opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
     start = s.y[e] * W + s.x[e]
     down = s.stair_down[e, f, 1] * W + s.stair_down[e, f, 0]
@@ -87,7 +89,11 @@ def first_steps(s, e, ways, want):
     need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
-    first = np.full(H * W, -2, dtype=np.int8)  # -2 unreached; else the first pace's direction
+    # -2: remembered walkable, not yet reached; -3: never walked on; else the first pace's
+    # direction. Marking every tile first leaves the search one test a neighbour.
+    first = np.empty(H * W, dtype=np.int8)
+    for c in range(H * W):
+        first[c] = -3 + np.int8((fog[c] != 0) & is_walkable(tiles[c]))
     queue = np.empty(H * W, dtype=np.int32)
     first[start] = -1
     queue[0] = start
@@ -104,10 +110,11 @@ def first_steps(s, e, ways, want):
         if need_up and c == up:
             ways[UP_TO] = first[c]
             need_up = False
+        way = first[c]
         for d in range(4):
             n = c + pace[d]
-            if first[n] == -2 and fog[n] != 0 and is_walkable(tiles[n]):
-                first[n] = d if c == start else first[c]
+            if first[n] == -2:
+                first[n] = d if c == start else way
                 queue[tail] = n
                 tail += 1
     if need_explore:  # no goal: the search reached every tile, and `queue` holds them in order
@@ -144,30 +151,45 @@ def goal_paces(s, e, grid):
     dist = grid.reshape(H * W)
     fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
     rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
-    held = (s.maps_held[e] >> f) & 1 == 1
-    pace = (-W, 1, W, -1)
+    held = ((s.maps_held[e] >> f) & 1) == 1
+    mark_known_walkable(fog, tiles, dist)
     queue = np.empty(H * W, dtype=np.int32)
     tail = 0
-    dist[:] = -1
     for c in range(W, H * W - W):  # the edge rows are rock
-        if (
-            fog[c] != 0
-            and is_walkable(tiles[c])
-            and is_explore_goal(fog, rooms, entered, held, c, W)
-        ):
+        if dist[c] == UNREACHED and is_explore_goal(fog, rooms, entered, held, c, W):
             dist[c] = 0
             queue[tail] = c
             tail += 1
+    spread(dist, queue, tail, W)
+
+
+UNREACHED = -2  # in a search's distances: a remembered walkable tile not yet reached
+
+
+@njit(cache=True)
+def mark_known_walkable(fog, tiles, dist):
+    """Start a search's distances (flat): UNREACHED on remembered walkable tiles, -1 on the
+    rest. Marking every tile first leaves the search one test a neighbour, with no branch."""
+    for c in range(dist.size):
+        dist[c] = -1 - np.int64((fog[c] != 0) & is_walkable(tiles[c]))
+
+
+@njit(cache=True)
+def spread(dist, queue, tail, W):
+    """Breadth-first paces over the UNREACHED tiles of `dist` (flat, of a floor W wide, its
+    edge rock) from the `tail` tiles queued at their distances; -1 where none is reached."""
     head = 0
     while head < tail:
         c = queue[head]
         head += 1
-        for d in range(4):
-            n = c + pace[d]
-            if dist[n] < 0 and fog[n] != 0 and is_walkable(tiles[n]):
-                dist[n] = dist[c] + 1
+        nd = dist[c] + 1
+        for n in (c - W, c + 1, c + W, c - 1):
+            if dist[n] == UNREACHED:
+                dist[n] = nd
                 queue[tail] = n
                 tail += 1
+    for c in range(dist.size):
+        dist[c] = max(dist[c], -1)
 
 
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
@@ -213,21 +235,26 @@ def known_ways(s, e):
 
 
 @njit(cache=True)
-def stair_paces(s, e, kind):
+def stair_paces(s, e, kind, grid):
     """Paces from each remembered walkable tile to travel kind k's stair (DOWN_TO or UP_TO)
-    over the remembered walkable tiles (`floors.walk_distances` on the floor as remembered),
-    -1 where it cannot be reached; all -1 when the stair is no goal (not seen; the stair down
-    not open). One search serves every pace of a walk until the party sees new tiles."""
+    over the remembered walkable tiles, written into `grid` (H x W), -1 where it cannot be
+    reached; all -1 when the stair is no goal (not seen; the stair down not open). One search
+    serves every pace of a walk until the party sees new tiles."""
     f = s.floor[e]
-    tiles = s.tiles[e, f]
-    dist = np.full(tiles.shape, -1, dtype=np.int64)
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    dist = grid.reshape(H * W)
     stair = s.stair_down if kind == DOWN_TO else s.stair_up
-    x0, y0 = stair[e, f, 0], stair[e, f, 1]
+    start = stair[e, f, 1] * W + stair[e, f, 0]
+    fog = s.fog[e, f].reshape(H * W)
     opened = kind == UP_TO or (s.maps_held[e] >> f) != 0
-    if opened and s.fog[e, f, y0, x0] != 0:
-        known = np.where(s.fog[e, f] != 0, tiles, np.int8(ROCK))  # unseen: not walked on
-        walk_distances(known, x0, y0, dist)
-    return dist
+    if not opened or fog[start] == 0:
+        dist[:] = -1
+        return
+    mark_known_walkable(fog, s.tiles[e, f].reshape(H * W), dist)
+    queue = np.empty(H * W, dtype=np.int32)
+    dist[start] = 0
+    queue[0] = start
+    spread(dist, queue, 1, W)
 
 
 @njit(cache=True)
