@@ -58,8 +58,8 @@ from .powers import (
     can_pay,
     can_use_power,
     has_target,
+    offered_powers,
     power_target,
-    ready_powers,
 )
 from .state import DIRTY_ALL, DIRTY_MAGIC, DIRTY_MAP, DIRTY_PACK, DIRTY_PARTY, DIRTY_SELECT
 from .statues import can_approach_statue, can_bid, mask_statue
@@ -216,7 +216,7 @@ def mask_casting(s, p, e, mask):
     member as `A_USE + b`, a foe as `A_ATTACK + k`). Putting it back is always allowed."""
     m, i = s.caster[e], s.sel_power[e]
     if i < 0:
-        ready = ready_powers(s, e, m)  # can_choose_power, with m's ready bits found once
+        ready = offered_powers(s, e, m)  # can_choose_power, with m's ready bits found once
         for j in range(NUM_POWERS):
             ok = (ready >> j) & 1 == 1 and can_pay(s, p, e, m, j) and has_target(s, p, e, m, j)
             mask[A_POWER + j] = ok

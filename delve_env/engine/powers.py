@@ -43,6 +43,14 @@ from .tables import (
 )
 
 
+def usable_bits(column):
+    """Bits by power index of the powers a screen (tables.PW_EXPLORE or PW_FIGHT) offers."""
+    return sum(1 << i for i in range(NUM_POWERS) if POWERS[i, column] != NO_USE)
+
+
+EXPLORING_BITS, FIGHTING_BITS = usable_bits(PW_EXPLORE), usable_bits(PW_FIGHT)
+
+
 @njit(cache=True)
 def power_target(s, e, i):
     """The kind of target power i takes on this screen (tables.T_*), or NO_USE."""
@@ -87,6 +95,13 @@ def ready_powers(s, e, m):
     """Every power member m has ready (`has_power`), as bits by power index: what the mask
     and the `magic` key read, found once a member rather than once a power."""
     return ready_spells(s, e, m) | ready_features(s, e, m) | ready_names(s, e, m)
+
+
+@njit(cache=True, inline="always")
+def offered_powers(s, e, m):
+    """`ready_powers` less those this screen does not offer (no target kind here), which
+    `has_target` would refuse only after the cost of asking."""
+    return ready_powers(s, e, m) & (FIGHTING_BITS if s.mode[e] == FIGHT else EXPLORING_BITS)
 
 
 @njit(cache=True, inline="always")
@@ -144,7 +159,7 @@ def can_cast(s, p, e, m):
         return False
     if s.mode[e] == FIGHT and (s.actor[e] < 0 or s.order[e, s.actor[e]] != m):
         return False
-    ready = ready_powers(s, e, m)
+    ready = offered_powers(s, e, m)
     for i in range(NUM_POWERS):
         if (ready >> i) & 1 == 1 and can_pay(s, p, e, m, i) and has_target(s, p, e, m, i):
             return True
