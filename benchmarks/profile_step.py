@@ -26,7 +26,13 @@ from delve_env.config import Config
 from delve_env.engine import layout
 from delve_env.engine.batch import Engine
 from delve_env.engine.mask import mask_casters, mask_ground, mask_items
-from delve_env.engine.observe import observe_magic, observe_map, observe_pack, observe_party
+from delve_env.engine.observe import (
+    observe_magic,
+    observe_map,
+    observe_pack,
+    observe_party,
+    observe_status,
+)
 from delve_env.engine.state import (
     DIRTY_ALL,
     DIRTY_MAGIC,
@@ -42,8 +48,8 @@ from delve_env.tools.bench import machine_info, machine_line, sample_legal
 FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("order", DIRTY_ORDER),
          ("pack", DIRTY_PACK), ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT),
          ("all", DIRTY_ALL))  # fmt: skip
-PARTS = ("observe map", "observe party", "observe pack", "observe magic", "mask: ground",
-         "mask: items", "mask: casters")  # fmt: skip
+PARTS = ("observe map", "observe party", "observe pack", "observe magic", "observe status",
+         "mask: ground", "mask: items", "mask: casters")  # fmt: skip
 
 
 @njit(cache=True)
@@ -79,9 +85,13 @@ def part_pass(s, p, part, obs, masks, repeats):
                 observe_magic(
                     s, p, e, record[layout.MAGIC_AT : layout.MAGIC_AT + layout.MAGIC_BYTES]
                 )
-            elif part == 4:
-                mask_ground(s, p, e, mask)
+            elif part == 4:  # written on every step
+                observe_status(
+                    s, p, e, record[layout.STATUS_AT : layout.STATUS_AT + layout.STATUS_BYTES]
+                )
             elif part == 5:
+                mask_ground(s, p, e, mask)
+            elif part == 6:
                 mask_items(s, p, e, mask)
             else:
                 mask_casters(s, p, e, mask)
