@@ -164,24 +164,6 @@ def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
     assert checked > 500
 
 
-def shortest(s, goal) -> int:
-    """Paces of the shortest walk over remembered walkable tiles from the party to `goal`."""
-    f, start = int(s.floor[0]), (int(s.x[0]), int(s.y[0]))
-    H, W = s.tiles.shape[2:]
-    dist = {start: 0}
-    todo = deque([start])
-    while todo:
-        x, y = todo.popleft()
-        for d in range(4):
-            nx, ny = x + int(DX[d]), y + int(DY[d])
-            if (nx, ny) in dist or not (0 <= nx < W and 0 <= ny < H):
-                continue
-            if s.fog[0, f, ny, nx] and is_walkable(s.tiles[0, f, ny, nx]):
-                dist[(nx, ny)] = dist[(x, y)] + 1
-                todo.append((nx, ny))
-    return dist.get(goal, -1)
-
-
 def paces_from(s, sources) -> np.ndarray:
     """Paces over remembered walkable tiles of the party's floor from the nearest of
     `sources` ((x, y) tiles) to each tile, -1 where none is reached: the searches' oracle."""
@@ -201,6 +183,12 @@ def paces_from(s, sources) -> np.ndarray:
                 grid[ny, nx] = grid[y, x] + 1
                 todo.append((nx, ny))
     return grid
+
+
+def shortest(s, goal) -> int:
+    """Paces of the shortest walk over remembered walkable tiles from the party to `goal`."""
+    x, y = goal
+    return int(paces_from(s, [(int(s.x[0]), int(s.y[0]))])[y, x])
 
 
 def explore_goals(s) -> list:

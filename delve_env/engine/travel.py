@@ -63,6 +63,36 @@ def search_spot(s, e, f, x, y):
     return 0
 
 
+UNREACHED = -2  # in a search's marks: a remembered walkable tile not yet reached
+
+
+@njit(cache=True)
+def mark_known_walkable(fog, tiles, marks):
+    """Start a search's marks (flat, distances or first paces): UNREACHED on remembered
+    walkable tiles, -1 on the rest. Marking every tile first leaves the search one test a
+    neighbour, with no branch."""
+    for c in range(marks.size):
+        marks[c] = -1 - np.int64((fog[c] != 0) & is_walkable(tiles[c]))
+
+
+@njit(cache=True)
+def spread(dist, queue, tail, W):
+    """Breadth-first paces over the UNREACHED tiles of `dist` (flat, of a floor W wide, its
+    edge rock) from the `tail` tiles queued at their distances; -1 where none is reached."""
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        nd = dist[c] + 1
+        for n in (c - W, c + 1, c + W, c - 1):
+            if dist[n] == UNREACHED:
+                dist[n] = nd
+                queue[tail] = n
+                tail += 1
+    for c in range(dist.size):
+        dist[c] = max(dist[c], -1)
+
+
 @njit(cache=True)
 def first_steps(s, e, ways, want):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
@@ -89,11 +119,8 @@ def first_steps(s, e, ways, want):
     need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
-    # -2: remembered walkable, not yet reached; -3: never walked on; else the first pace's
-    # direction. Marking every tile first leaves the search one test a neighbour.
-    first = np.empty(H * W, dtype=np.int8)
-    for c in range(H * W):
-        first[c] = -3 + np.int8((fog[c] != 0) & is_walkable(tiles[c]))
+    first = np.empty(H * W, dtype=np.int8)  # once reached: the first pace's direction
+    mark_known_walkable(fog, tiles, first)
     queue = np.empty(H * W, dtype=np.int32)
     first[start] = -1
     queue[0] = start
@@ -113,7 +140,7 @@ def first_steps(s, e, ways, want):
         way = first[c]
         for d in range(4):
             n = c + pace[d]
-            if first[n] == -2:
+            if first[n] == UNREACHED:
                 first[n] = d if c == start else way
                 queue[tail] = n
                 tail += 1
@@ -161,35 +188,6 @@ def goal_paces(s, e, grid):
             queue[tail] = c
             tail += 1
     spread(dist, queue, tail, W)
-
-
-UNREACHED = -2  # in a search's distances: a remembered walkable tile not yet reached
-
-
-@njit(cache=True)
-def mark_known_walkable(fog, tiles, dist):
-    """Start a search's distances (flat): UNREACHED on remembered walkable tiles, -1 on the
-    rest. Marking every tile first leaves the search one test a neighbour, with no branch."""
-    for c in range(dist.size):
-        dist[c] = -1 - np.int64((fog[c] != 0) & is_walkable(tiles[c]))
-
-
-@njit(cache=True)
-def spread(dist, queue, tail, W):
-    """Breadth-first paces over the UNREACHED tiles of `dist` (flat, of a floor W wide, its
-    edge rock) from the `tail` tiles queued at their distances; -1 where none is reached."""
-    head = 0
-    while head < tail:
-        c = queue[head]
-        head += 1
-        nd = dist[c] + 1
-        for n in (c - W, c + 1, c + W, c - 1):
-            if dist[n] == UNREACHED:
-                dist[n] = nd
-                queue[tail] = n
-                tail += 1
-    for c in range(dist.size):
-        dist[c] = max(dist[c], -1)
 
 
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
