@@ -76,9 +76,10 @@ class DelveVectorEnv(VectorEnv):
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or actions.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions!r}")
-        if ((actions < 0) | (actions >= NUM_ACTIONS)).any():
-            raise ValueError(f"every action must lie in [0, {NUM_ACTIONS})")
         actions = actions.astype(np.int64)
+        # (one compare: a negative action reads as a huge unsigned one)
+        if np.count_nonzero(actions.view(np.uint64) >= NUM_ACTIONS):
+            raise ValueError(f"every action must lie in [0, {NUM_ACTIONS})")
         if self.config.invalid_action == "raise":
             self._refuse_masked(actions)
         eng = self.engine
@@ -86,14 +87,14 @@ class DelveVectorEnv(VectorEnv):
         self._done = eng.terminated | eng.truncated
         info = {"action_mask": masks, "invalid_action": eng.invalid.copy(),
                 "paces": eng.paces.copy()}  # fmt: skip
-        if eng.state.keeper_new.any():  # SIX-1: bit k = Sixpence's event k this step
+        if np.count_nonzero(eng.state.keeper_new):  # SIX-1: bit k = Sixpence's event k this step
             info["keeper"] = eng.state.keeper_new.copy()
         if self.config.fight_log:  # per slot, what its step's fights did (fightlog.py)
             logs = np.empty(self.num_envs, dtype=object)
             for e in range(self.num_envs):
                 logs[e] = fightlog.decode(eng.state, e)
             info["log"], info["_log"] = logs, np.ones(self.num_envs, dtype=np.bool_)
-        if self._done.any():
+        if np.count_nonzero(self._done):
             stats = np.empty(self.num_envs, dtype=object)
             for e in np.flatnonzero(self._done):
                 stats[e] = episode_stats(eng.state, e)

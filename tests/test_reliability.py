@@ -608,6 +608,12 @@ BAD_VECTOR_ACTIONS = [
     pytest.param("abc", "actions must be 3 integers", id="string"),
     pytest.param([0, A, 0], f"every action must lie in [0, {A})", id="above-range"),
     pytest.param([0, -1, 0], "every action must lie in", id="below-range"),
+    pytest.param(np.array([0, -1, 0], dtype=np.int8), "every action must lie in", id="int8"),
+    pytest.param(
+        np.array([0, 2**63, 0], dtype=np.uint64),
+        "every action must lie in",
+        id="uint64-above-int64",
+    ),
 ]
 
 
