@@ -74,6 +74,9 @@ class Engine:
 
         if fn not in _READY:
             self.compile(fn)
+        if self._pool is None:  # (the single env's path: every microsecond shows)
+            self._job(fn, args, copies, self.state, 0, self.num_envs)
+            return
         # the first range runs on this thread while the pool's threads run the others (one
         # wake-up fewer: with a few hundred envs, waking a thread costs what it saves)
         jobs = [self._pool.submit(self._job, fn, args, copies, view, lo, hi)
