@@ -219,6 +219,8 @@ class DelveEnv(gym.Env):
         return action_name(i)
 
     def render(self):
+        if not self._seeded:
+            raise ResetNeeded("call reset() before render()")
         if self.render_mode == "ansi":
             return self.render_text()
         if self.render_mode == "rgb_array":

@@ -112,6 +112,14 @@ def test_gymnasium_check_env(env_id):
     assert [str(w.message) for w in caught] == []
 
 
+def test_make_hands_out_the_env_itself():
+    """No order or passive-checker wrapper on every step (the env refuses a step before reset
+    itself, and the checker above runs on every id); asked for, the checker is still there."""
+    assert type(gym.make("Delve-v0")) is DelveEnv
+    checked = gym.make("Delve-v0", disable_env_checker=False)
+    assert type(checked).__name__ == "PassiveEnvChecker" and checked.unwrapped.spec.id == "Delve-v0"
+
+
 @pytest.mark.parametrize("env_id", DELVE_IDS)
 def test_sb3_check_env(env_id):
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")

@@ -473,8 +473,10 @@ def test_masked_action_raise_mode_vector():
 def test_step_before_reset():
     with pytest.raises(ResetNeeded, match=r"call reset\(\) before step\(\)"):
         DelveEnv().step(0)
-    with pytest.raises(ResetNeeded, match=r"Cannot call env.step\(\) before calling env.reset"):
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before step\(\)"):
         gym.make("Delve-v0").step(0)
+    with pytest.raises(ResetNeeded, match=r"call reset\(\) before render\(\)"):
+        gym.make("Delve-v0", render_mode="ansi").render()
     with pytest.raises(RuntimeError, match=r"call reset\(\) before step\(\)"):
         DelveVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 
