@@ -74,7 +74,7 @@ class Engine:
 
         if fn not in _READY:
             self.compile(fn)
-        if self._pool is None:  # (the single env's path: every microsecond shows)
+        if self._pool is None:  # one thread: a direct call (the single env feels every us)
             self._job(fn, args, copies, self.state, 0, self.num_envs)
             return
         # the first range runs on this thread while the pool's threads run the others (one
