@@ -31,7 +31,7 @@ from delve_env.engine.actions import (
 )
 from delve_env.engine.floors import DX, DY, is_walkable
 from delve_env.engine.food import eat_meal
-from delve_env.engine.moving import remember
+from delve_env.engine.moving import arrive, land_in_hall, remember, reveal_floor, search_walls
 from delve_env.engine.params import (
     P_FREE_ACTIONS,
     P_HALL_WANDER,
@@ -41,6 +41,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.party import join_king
+from delve_env.engine.state import STAIRS_REACHED
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
@@ -55,6 +56,7 @@ from delve_env.engine.tables import (
     ROOM,
     SECRET,
     STAIR_DOWN,
+    STAIR_UP,
 )
 from delve_env.engine.travel import (
     DOWN_TO,
@@ -64,11 +66,14 @@ from delve_env.engine.travel import (
     SEARCH_HERE,
     SEARCH_TRIES,
     UP_TO,
+    WALKABLE_CODE,
+    WAYS_FRESH,
     at_new_door,
     downhill,
     find_ways,
     first_steps,
     goal_paces,
+    known_ways,
     stair_paces,
 )
 
@@ -254,7 +259,7 @@ def quiet_floor(scene) -> tuple[int, int]:
     scene.act(A_STAIRS)
     f = int(s.floor[0])
     s.maps_held[0] |= 1 << f
-    s.fog[0, f][s.tiles[0, f] != 0] = 1  # the layout known (as read_map shows it)
+    reveal_floor(s, 0, f)  # the layout known (as read_map shows it)
     s.room_entered[0, f, :] = True
     s.band_kind[0, f] = -1
     s.room_gold[0, f] = 0
@@ -722,3 +727,60 @@ def test_the_kept_ways_follow_the_known_map(scene):
     assert scene.legal(A_EXPLORE)
     _, _, _, _, info = scene.env.step(A_SEARCH)
     assert not info["action_mask"][A_EXPLORE]
+
+
+@pytest.mark.parametrize("jump", ["arrive", "land"])
+def test_a_stair_reached_stays_reached_until_the_party_jumps(scene, jump):
+    """state.STAIRS_REACHED: new ground seen spends the kept ways but keeps the stairs reached
+    (walking on a known map that only grows keeps them in reach); arriving or landing
+    elsewhere on the floor clears them, and a stair out of reach leaves the mask."""
+    hidden_room_floor(scene, find=0.0)
+    s = scene.s
+    s.tiles[0, 1, 10, 10:16] = ROCK  # no hall: the party's room is all it can walk
+    s.fog[0, 1, 10, 10:16] = 0
+    remember(s, 0, 1, 10, 10, 15, 10)
+    s.tiles[0, 1, 9, 6] = STAIR_UP
+    s.stair_up[0, 1] = (6, 9)  # in the party's room
+    s.tiles[0, 1, 20, 30:33] = HALL  # a hall apart, the floor's only one
+    scene.refresh()
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH | 1 << UP_TO
+    remember(s, 0, 1, 29, 19, 33, 21)  # new ground seen
+    assert s.ways_known[0] == 1 << UP_TO
+    assert known_ways(s, 0) == find_ways(s, 0)
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH | 1 << UP_TO
+    if jump == "arrive":
+        arrive(s, 0, 1, 31, 20)
+    else:
+        land_in_hall(s, 0, s.rng)
+    assert (int(s.x[0]), int(s.y[0])) in [(30, 20), (31, 20), (32, 20)]
+    assert s.ways_known[0] & STAIRS_REACHED == 0
+    assert known_ways(s, 0) == find_ways(s, 0)
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH
+    scene.env.step(A_WAIT)
+    assert not scene.env.action_masks()[A_TRAVEL_UP]
+
+
+def test_the_searches_read_walkable_ground_off_the_fog(scene):
+    """travel.WALKABLE_CODE: the searches tell a remembered tile walkable from its fog code
+    alone, exactly where its tile is walkable: rock and an unfound secret door (shown as
+    rock) are not; a found secret door, halls, doors, stairs and rooms' tiles are. (Every
+    tile of each floor remembered, half its secret doors found by searching.)"""
+    s = scene.s
+    scene.p[P_SEARCH_FIND] = 1.0
+    checked = set()
+    for seed in range(6):
+        scene.env.reset(seed=seed)
+        for f in range(1, s.tiles.shape[1]):
+            H, W = s.tiles.shape[2:]
+            remember(s, 0, f, 0, 0, W - 1, H - 1)  # every tile, a secret door as rock
+            secret = np.argwhere(s.tiles[0, f] == SECRET)
+            for y, x in secret[: len(secret) // 2]:  # half of them found
+                for d in range(4):
+                    if is_walkable(s.tiles[0, f, y + DY[d], x + DX[d]]):
+                        s.floor[0], s.x[0], s.y[0] = f, x + DX[d], y + DY[d]
+                        search_walls(s, scene.p, 0, make_rng())
+                        break
+            walkable = [[is_walkable(t) for t in row] for row in s.tiles[0, f]]
+            assert np.array_equal(WALKABLE_CODE[s.fog[0, f]], walkable)
+            checked |= set(np.unique(s.tiles[0, f]).tolist())
+    assert checked == {ROCK, HALL, ROOM, DOOR, SECRET, STAIR_DOWN, STAIR_UP}

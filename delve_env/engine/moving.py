@@ -7,7 +7,7 @@ from .jit import njit
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, FOUND_CODE, ROOM_MARK
+from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, FOUND_CODE, ROOM_MARK, STAIRS_REACHED
 from .tables import (
     DOOR,
     EV_MAP,
@@ -46,7 +46,7 @@ def remember(s, e, f, x0, y0, x1, y1):
             elif was != FOUND_CODE:
                 s.fog[e, f, y, x] = 1 + (ROCK if tile == SECRET else tile)
             if s.fog[e, f, y, x] != was:
-                s.ways_known[e] = 0  # the known map changed: travel's goals may have
+                s.ways_known[e] &= STAIRS_REACHED  # the known map changed: travel's goals may have
             code = COARSE_SEEN
             if tile == STAIR_DOWN:
                 code = COARSE_DOWN
@@ -83,7 +83,7 @@ def read_map(s, e, f):
     """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
     and know its rooms."""
     s.maps_held[e] |= 1 << int(f)
-    s.ways_known[e] = 0  # MAP-5: a stair down may open
+    s.ways_known[e] &= STAIRS_REACHED  # MAP-5: a stair down may open
     reveal_floor(s, e, f)
     s.events[e] |= EV_MAP
 
@@ -138,7 +138,7 @@ def search_walls(s, p, e, rng):
     explore has searched enough, travel.py)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
     lit = is_running(s, e, LIGHT)
-    s.ways_known[e] = 0  # explore's search spots may be spent
+    s.ways_known[e] &= STAIRS_REACHED  # explore's search spots may be spent
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         s.searched[e, ny, nx] = min(int(s.searched[e, ny, nx]) + 1, 255)

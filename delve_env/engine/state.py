@@ -103,7 +103,7 @@ FIELDS = {
     "fog": (("F", "H", "W"), np.uint8),  # fog of war (MAP-4): 0 unseen, else the map code
     #   the observation shows there (layout.MAP), ROOM_MARK + r for a tile of room r
     "searched": (("H", "W"), np.uint8),  # SECRET-2 searches beside each tile, this floor visit
-    "ways_known": ((), np.uint8),  # travel.known_ways: a cache, 0 whenever the known map changes
+    "ways_known": ((), np.uint8),  # travel.known_ways: a cache, spent as the known map changes
     "coarse": (("F", VIEW, VIEW), np.uint8),  # the remembered floor in VIEW x VIEW blocks
     "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
     "num_rooms": (("F",), np.int8),
@@ -206,6 +206,10 @@ DIRTY_ORDER = 64  # only the marching order changed: the party's rows, not what 
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 FOUND_CODE = 1 + SECRET  # `fog`'s code for a found secret door (its tile is then a DOOR)
+# `ways_known`'s bits for the stairs the party can walk to (travel.find_ways): a stair reached
+# stays reached while the party only walks and the known map only grows, so a change of the
+# map keeps them (`ways_known &= STAIRS_REACHED`); arriving on a floor or landing clears them
+STAIRS_REACHED = 0b110
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

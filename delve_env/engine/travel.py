@@ -6,11 +6,12 @@ says when to stop; `step.travel` takes the paces.
 
 import numpy as np
 
-from .floors import DX, DY, is_walkable
+from .floors import DX, DY
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .tables import DOOR, EXPLORE, MAX_MEMBERS, ROCK
+from .state import FOUND_CODE, ROOM_MARK, STAIRS_REACHED
+from .tables import DOOR, EXPLORE, HALL, MAX_MEMBERS, ROCK, ROOM, STAIR_DOWN, STAIR_UP
 from .traits import may_heal
 
 EXPLORE_TO, DOWN_TO, UP_TO, REST = 0, 1, 2, 3  # travel kinds, in action order (A_EXPLORE + k)
@@ -18,18 +19,27 @@ NUM_TRAVELS = 4
 NO_WAY = -1
 SEARCH_HERE = 4  # explore's way when its goal is to search where the party stands
 SEARCH_TRIES = 4  # searches beside a wall before explore counts it searched (SECRET-2: 1/2 each)
+assert STAIRS_REACHED == (1 << DOWN_TO) | (1 << UP_TO)
+
+# The searches read the remembered floor from `fog` alone (one byte a tile rather than three
+# with the tiles and their rooms): a code is walkable where its tile is (`floors.is_walkable`),
+# since a secret door shows as rock until found and then as FOUND_CODE, and a room's tiles
+# show as ROOM_MARK + r.
+WALKABLE_CODE = np.zeros(256, dtype=np.bool_)
+WALKABLE_CODE[[1 + HALL, 1 + ROOM, 1 + DOOR, 1 + STAIR_DOWN, 1 + STAIR_UP, FOUND_CODE]] = True
+WALKABLE_CODE[ROOM_MARK:] = True
 
 
 @njit(cache=True, inline="always")
-def is_explore_goal(fog, rooms, entered, held, c, W):
-    """Tile c (flat, of a floor W wide: `fog`, `rooms` as flat views, `entered` its rooms'
-    flags) is one explore walks to: a remembered walkable tile beside an unseen one (while
-    the floor's map is not `held`: with it, what is unseen is rock), or a tile of a known
-    room not yet entered (the party is never in one: a room is entered through its door).
+def is_explore_goal(fog, entered, held, c, W):
+    """Tile c (flat, of a floor W wide: `fog` as a flat view, `entered` its rooms' flags) is
+    one explore walks to: a remembered walkable tile beside an unseen one (while the floor's
+    map is not `held`: with it, what is unseen is rock), or a tile of a known room not yet
+    entered (the party is never in one: a room is entered through its door).
     The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it.
     Written without branches: a search asks it of every tile it reaches, and the answers
     follow no pattern a branch predictor could learn."""
-    r = rooms[c]
+    r = np.int64(fog[c]) - ROOM_MARK
     unentered = (r >= 0) & (not entered[max(r, 0)])
     beside_unseen = (fog[c - W] == 0) | (fog[c + 1] == 0) | (fog[c + W] == 0) | (fog[c - 1] == 0)
     return unentered | ((not held) & beside_unseen)
@@ -41,8 +51,8 @@ def is_unexplored(s, e, f, x, y):
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     if not (0 <= x < W and 0 <= y < H):
         return False
-    r = s.room_of[e, f, y, x]
-    return s.fog[e, f, y, x] == 0 or (r >= 0 and not s.room_entered[e, f, r])
+    code = s.fog[e, f, y, x]
+    return code == 0 or (code >= ROOM_MARK and not s.room_entered[e, f, code - ROOM_MARK])
 
 
 @njit(cache=True)
@@ -59,7 +69,7 @@ def search_spot(s, e, f, x, y):
         if is_unexplored(s, e, f, nx + DX[d], ny + DY[d]) and is_unexplored(
             s, e, f, nx + 2 * DX[d], ny + 2 * DY[d]
         ):
-            return 1 if s.room_of[e, f, y, x] < 0 else 2
+            return 1 if s.fog[e, f, y, x] < ROOM_MARK else 2
     return 0
 
 
@@ -67,12 +77,12 @@ UNREACHED = -2  # in a search's marks: a remembered walkable tile not yet reache
 
 
 @njit(cache=True)
-def mark_known_walkable(fog, tiles, marks):
+def mark_known_walkable(fog, marks):
     """Start a search's marks (flat, distances or first paces): UNREACHED on remembered
     walkable tiles, -1 on the rest. Marking every tile first leaves the search one test a
     neighbour, with no branch."""
     for c in range(marks.size):
-        marks[c] = -1 - np.int64((fog[c] != 0) & is_walkable(tiles[c]))
+        marks[c] = -1 - np.int64(WALKABLE_CODE[fog[c]])
 
 
 @njit(cache=True)
@@ -94,22 +104,22 @@ def spread(dist, queue, tail, W):
 
 
 @njit(cache=True)
-def first_steps(s, e, ways, want):
+def first_steps(s, e, ways, want, reached=0):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
     explore goal, else the nearest search spot in a hall, else in a room; the stair down once
     seen and open; the stair up), NO_WAY when there is none or the party is on it,
     SEARCH_HERE for explore standing on a search spot. Ties go to the first direction in
     north, east, south, west order.
-    `want` >= 0 asks for that kind only (the others are left NO_WAY); the search stops as soon
-    as what is asked is found (a tile's direction is final once it is reached)."""
+    `want` >= 0 asks for that kind only (the others are left NO_WAY), and the kinds whose bit
+    is set in `reached` are not asked either; the search stops as soon as what is asked is
+    found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0:
         return
     H, W = s.tiles.shape[2], s.tiles.shape[3]
-    fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
-    rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
+    fog, entered = s.fog[e, f].reshape(H * W), s.room_entered[e, f]
     held = ((s.maps_held[e] >> f) & 1) == 1
     opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
     start = s.y[e] * W + s.x[e]
@@ -118,9 +128,12 @@ def first_steps(s, e, ways, want):
     need_explore = want < 0 or want == EXPLORE_TO
     need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
+    need_down &= reached & (1 << DOWN_TO) == 0
+    need_up &= reached & (1 << UP_TO) == 0
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
-    first = np.empty(H * W, dtype=np.int8)  # once reached: the first pace's direction
-    mark_known_walkable(fog, tiles, first)
+    # once reached: the first pace's direction; -1 on the party and on what cannot be walked.
+    # Tiles are told walkable as the search meets them: it mostly stops near the party.
+    first = np.full(H * W, UNREACHED, dtype=np.int8)
     queue = np.empty(H * W, dtype=np.int32)
     first[start] = -1
     queue[0] = start
@@ -128,7 +141,7 @@ def first_steps(s, e, ways, want):
     while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
-        if need_explore and c != start and is_explore_goal(fog, rooms, entered, held, c, W):
+        if need_explore and c != start and is_explore_goal(fog, entered, held, c, W):
             ways[EXPLORE_TO] = first[c]
             need_explore = False
         if need_down and c == down:
@@ -141,9 +154,12 @@ def first_steps(s, e, ways, want):
         for d in range(4):
             n = c + pace[d]
             if first[n] == UNREACHED:
-                first[n] = d if c == start else way
-                queue[tail] = n
-                tail += 1
+                if WALKABLE_CODE[fog[n]]:
+                    first[n] = d if c == start else way
+                    queue[tail] = n
+                    tail += 1
+                else:
+                    first[n] = -1
     if need_explore:  # no goal: the search reached every tile, and `queue` holds them in order
         spot = nearest_search_spot(s, e, f, queue, tail)
         if spot >= 0:
@@ -176,14 +192,13 @@ def goal_paces(s, e, grid):
     f = s.floor[e]
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     dist = grid.reshape(H * W)
-    fog, tiles = s.fog[e, f].reshape(H * W), s.tiles[e, f].reshape(H * W)
-    rooms, entered = s.room_of[e, f].reshape(H * W), s.room_entered[e, f]
+    fog, entered = s.fog[e, f].reshape(H * W), s.room_entered[e, f]
     held = ((s.maps_held[e] >> f) & 1) == 1
-    mark_known_walkable(fog, tiles, dist)
+    mark_known_walkable(fog, dist)
     queue = np.empty(H * W, dtype=np.int32)
     tail = 0
     for c in range(W, H * W - W):  # the edge rows are rock
-        if dist[c] == UNREACHED and is_explore_goal(fog, rooms, entered, held, c, W):
+        if dist[c] == UNREACHED and is_explore_goal(fog, entered, held, c, W):
             dist[c] = 0
             queue[tail] = c
             tail += 1
@@ -202,15 +217,16 @@ def stands_on(s, e, stair):
 
 
 @njit(cache=True)
-def find_ways(s, e):
+def find_ways(s, e, reached=0):
     """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
     on the known map, or stands on (a stair); with WAYS_FRESH. Walking on the known map
-    changes none of them (the party's tile is never an explore goal: it sees around it)."""
+    changes none of them (the party's tile is never an explore goal: it sees around it).
+    The stairs of `reached` (state.STAIRS_REACHED's bits) are taken as reached unsearched."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    first_steps(s, e, ways, -1)
+    first_steps(s, e, ways, -1, reached)
     f = s.floor[e]
     opened = (s.maps_held[e] >> f) != 0
-    bits = WAYS_FRESH
+    bits = WAYS_FRESH | (reached & STAIRS_REACHED)
     if ways[EXPLORE_TO] != NO_WAY:
         bits |= 1 << EXPLORE_TO
     if ways[DOWN_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_down) and opened):
@@ -223,12 +239,14 @@ def find_ways(s, e):
 @njit(cache=True)
 def known_ways(s, e):
     """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
-    entered, a map held, a search, another floor (each of those sets it to 0). Each step and
-    reset ends with it fresh (step.step_slot), so the state stays a function of the game
-    however many paces a step took, and one search serves every mask until the party sees
-    something new. A full recompute of the outputs searches again (mask.legal_mask)."""
+    entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits), another
+    floor or a landing (those set it to 0). Each step and reset ends with it fresh
+    (step.step_slot), so the state stays a function of the game however many paces a step
+    took, and one search serves every mask until the party sees something new: a search that
+    stops at the nearest explore goal once the stairs are reached. A full recompute of the
+    outputs searches for everything again (mask.legal_mask)."""
     if s.ways_known[e] & WAYS_FRESH == 0:
-        s.ways_known[e] = find_ways(s, e)
+        s.ways_known[e] = find_ways(s, e, s.ways_known[e])
     return s.ways_known[e]
 
 
@@ -248,7 +266,7 @@ def stair_paces(s, e, kind, grid):
     if not opened or fog[start] == 0:
         dist[:] = -1
         return
-    mark_known_walkable(fog, s.tiles[e, f].reshape(H * W), dist)
+    mark_known_walkable(fog, dist)
     queue = np.empty(H * W, dtype=np.int32)
     dist[start] = 0
     queue[0] = start
