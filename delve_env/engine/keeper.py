@@ -98,8 +98,9 @@ def has_store(s, e, f):
 
 @njit(cache=True)
 def watch(s, e):
-    """Notice the events the last step and the state after it show."""
-    ev, f = s.events[e], s.floor[e]
+    """Notice the events the last step and the state after it show. (The costlier looks are
+    skipped once their event is noticed: it is noticed once a run.)"""
+    ev, f, seen = s.events[e], s.floor[e], s.keeper_seen[e]
     for bit, k in _BY_EVENT:
         if ev & bit:
             notice(s, e, k)
@@ -117,13 +118,15 @@ def watch(s, e):
         notice(s, e, SIX_BRIBE)
     if (s.mode[e] == WALL or s.mode[e] == PLATE) and s.cls[e, s.worker[e]] != ROGUE:
         notice(s, e, SIX_VAULT)
-    for k in range(NUM_EFFECTS):
-        if is_running(s, e, k):
-            notice(s, e, SIX_EFFECT)
+    if (seen >> SIX_EFFECT) & 1 == 0:
+        for k in range(NUM_EFFECTS):
+            if is_running(s, e, k):
+                notice(s, e, SIX_EFFECT)
     if f > 0:
-        if s.tiles[e, f, s.y[e], s.x[e]] == STAIR_DOWN and not is_stair_open(s, e):
+        on_down = s.tiles[e, f, s.y[e], s.x[e]] == STAIR_DOWN
+        if (seen >> SIX_LOCKED_STAIR) & 1 == 0 and on_down and not is_stair_open(s, e):
             notice(s, e, SIX_LOCKED_STAIR)
-        if next_to_secret(s, e):
+        if (seen >> SIX_SECRET) & 1 == 0 and next_to_secret(s, e):
             notice(s, e, SIX_SECRET)
 
 
