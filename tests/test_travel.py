@@ -74,6 +74,7 @@ from delve_env.engine.travel import (
     first_steps,
     goal_paces,
     known_ways,
+    spot_paces,
     stair_paces,
 )
 
@@ -167,6 +168,50 @@ def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
                 checked += 1
             s.x[0], s.y[0] = x0, y0
     assert checked > 500
+
+
+def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
+    """travel.spot_paces (one search from every search spot, which explore walks down when no
+    goal is left in reach): from every remembered walkable tile off a spot, its downhill pace
+    is the first pace `first_steps` takes from there (to the nearest spot in a hall, else in
+    a room, ties north, east, south, west), on floors part explored by random play with
+    their maps held and every room entered (no goal left), some walls searched out."""
+    env = DelveEnv(difficulty="easy")
+    rng = np.random.default_rng(3)
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    checked = {"hall": 0, "room": 0}
+    for seed in range(4):
+        env.reset(seed=seed)
+        s = env.state
+        for step in range(240):
+            mask = env.action_masks()
+            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            if term or trunc:
+                break
+            f = int(s.floor[0])
+            if step % 40 or f == 0:
+                continue
+            kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
+            s.maps_held[0] |= 1 << f
+            s.room_entered[0, f] = True
+            for searched_out in (False, True):
+                if searched_out:  # every wall beside a hall searched out: the rooms' are left
+                    walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
+                    hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
+                    for d in range(4):
+                        beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
+                        s.searched[0][beside] = SEARCH_TRIES
+                grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+                spot_paces(s, 0, grid)
+                x0, y0 = int(s.x[0]), int(s.y[0])
+                for y, x in zip(*np.nonzero(grid > 0)):
+                    s.x[0], s.y[0] = x, y
+                    first_steps(s, 0, ways, EXPLORE_TO)
+                    assert downhill(s, 0, grid) == ways[EXPLORE_TO], (seed, step, x, y)
+                    checked["room" if searched_out else "hall"] += 1
+                s.x[0], s.y[0] = x0, y0
+            s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+    assert min(checked.values()) > 100, checked
 
 
 def paces_from(s, sources) -> np.ndarray:

@@ -96,6 +96,7 @@ from .travel import (
     first_steps,
     goal_paces,
     known_ways,
+    spot_paces,
     stair_paces,
     stops_here,
 )
@@ -103,9 +104,10 @@ from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
 from .wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
-# Explore searches once from every goal (travel.goal_paces, a search of the whole known floor)
-# after this many paces in a row saw nothing new: then it is crossing known ground, and the
-# search serves every pace until something new is seen (3 measured best of 1, 3 and 6).
+# Explore searches once from every goal (travel.goal_paces, a search of the whole known floor;
+# with no goal in reach, from every search spot: travel.spot_paces) after this many paces in a
+# row saw nothing new: then it is crossing known ground, and the search serves every pace until
+# something new is seen (3 measured best of 1, 3 and 6).
 CALM_PACES = 3
 
 
@@ -295,7 +297,7 @@ def travel(s, p, e, kind, rng):
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     dist = np.empty(s.tiles.shape[2:], dtype=np.int64)
     seen = -1  # the tiles seen when `dist` was searched for a stair: new tiles may shorten it
-    goals = False  # explore: `dist` holds travel.goal_paces of the known map as it is
+    goals = False  # explore: `dist` holds travel.goal_paces (or spot_paces) of the map as it is
     calm = 0  # paces in a row that saw nothing new
     for _ in range(int(p[P_TRAVEL_PACES])):
         if kind == REST:
@@ -327,6 +329,8 @@ def travel(s, p, e, kind, rng):
             calm += 1
             if kind == EXPLORE_TO and not goals and calm >= CALM_PACES:
                 goal_paces(s, e, dist)
+                if dist[s.y[e], s.x[e]] < 0:  # no goal in reach: explore walks to search
+                    spot_paces(s, e, dist)
                 goals = True
     s.ways_known[e] &= 0xFF ^ KEPT  # (the byte's other bits, kept)
     return reward

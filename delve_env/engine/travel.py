@@ -205,6 +205,32 @@ def goal_paces(s, e, grid):
     spread(dist, queue, tail, W)
 
 
+@njit(cache=True)
+def spot_paces(s, e, grid):
+    """Paces from each remembered walkable tile of the party's floor to the nearest search
+    spot in a hall (`search_spot`), or, with none the party can reach, in a room, written into
+    `grid` (H x W), -1 where none is reached: one search from every such spot at once. Where
+    no explore goal can be reached, walking down it takes the first pace `first_steps` takes
+    (the nearest spot, ties north, east, south, west: `downhill`) until the known map or a
+    spot changes; on a spot, `first_steps` says to search there."""
+    f = s.floor[e]
+    H, W = s.tiles.shape[2], s.tiles.shape[3]
+    dist = grid.reshape(H * W)
+    fog = s.fog[e, f].reshape(H * W)
+    queue = np.empty(H * W, dtype=np.int32)
+    for kind in (1, 2):
+        mark_known_walkable(fog, dist)
+        tail = 0
+        for c in range(W, H * W - W):  # the edge rows are rock
+            if dist[c] == UNREACHED and search_spot(s, e, f, c % W, c // W) == kind:
+                dist[c] = 0
+                queue[tail] = c
+                tail += 1
+        spread(dist, queue, tail, W)
+        if dist[s.y[e] * W + s.x[e]] >= 0:
+            return
+
+
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
 KEPT = 1 << 6  # set in `ways_known` by a walk before a pace: still set after it, nothing new known
 
