@@ -139,34 +139,46 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
     assert min(ends.values()) > 0, ends
 
 
+def part_explored_floors(rng_seed: int):
+    """Random play of the easy game on 4 seeds, 240 steps each: the state (and where it is,
+    (seed, step)) every 40 steps that end on a floor."""
+    env = DelveEnv(difficulty="easy")
+    rng = np.random.default_rng(rng_seed)
+    for seed in range(4):
+        env.reset(seed=seed)
+        for step in range(240):
+            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if term or trunc:
+                break
+            if step % 40 == 0 and env.state.floor[0] != 0:
+                yield env.state, (seed, step)
+
+
+def walk_down_every_tile(s, grid, where) -> int:
+    """From every tile of the field `grid` off its sources (> 0), its downhill pace is the
+    first pace `first_steps` takes toward explore's goal; returns how many tiles (the party
+    is put back where it stood)."""
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    x0, y0 = int(s.x[0]), int(s.y[0])
+    tiles = list(zip(*np.nonzero(grid > 0)))
+    for y, x in tiles:
+        s.x[0], s.y[0] = x, y
+        first_steps(s, 0, ways, EXPLORE_TO)
+        assert downhill(s, 0, grid) == ways[EXPLORE_TO], (where, x, y)
+    s.x[0], s.y[0] = x0, y0
+    return len(tiles)
+
+
 def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
     """travel.goal_paces (one search from every explore goal, which explore walks down once
     it crosses known ground): from every remembered walkable tile off a goal, its downhill
     pace is the first pace `first_steps` takes from there (to the nearest goal, ties north,
     east, south, west), on floors part explored by random play."""
-    env = DelveEnv(difficulty="easy")
-    rng = np.random.default_rng(1)
-    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     checked = 0
-    for seed in range(4):
-        env.reset(seed=seed)
-        s = env.state
-        for step in range(240):
-            mask = env.action_masks()
-            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
-            if term or trunc:
-                break
-            if step % 40 or s.floor[0] == 0:
-                continue
-            grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
-            goal_paces(s, 0, grid)
-            x0, y0 = int(s.x[0]), int(s.y[0])
-            for y, x in zip(*np.nonzero(grid > 0)):
-                s.x[0], s.y[0] = x, y
-                first_steps(s, 0, ways, EXPLORE_TO)
-                assert downhill(s, 0, grid) == ways[EXPLORE_TO], (seed, step, x, y)
-                checked += 1
-            s.x[0], s.y[0] = x0, y0
+    for s, where in part_explored_floors(1):
+        grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+        goal_paces(s, 0, grid)
+        checked += walk_down_every_tile(s, grid, where)
     assert checked > 500
 
 
@@ -176,41 +188,23 @@ def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
     is the first pace `first_steps` takes from there (to the nearest spot in a hall, else in
     a room, ties north, east, south, west), on floors part explored by random play with
     their maps held and every room entered (no goal left), some walls searched out."""
-    env = DelveEnv(difficulty="easy")
-    rng = np.random.default_rng(3)
-    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     checked = {"hall": 0, "room": 0}
-    for seed in range(4):
-        env.reset(seed=seed)
-        s = env.state
-        for step in range(240):
-            mask = env.action_masks()
-            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
-            if term or trunc:
-                break
-            f = int(s.floor[0])
-            if step % 40 or f == 0:
-                continue
-            kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
-            s.maps_held[0] |= 1 << f
-            s.room_entered[0, f] = True
-            for searched_out in (False, True):
-                if searched_out:  # every wall beside a hall searched out: the rooms' are left
-                    walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
-                    hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
-                    for d in range(4):
-                        beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
-                        s.searched[0][beside] = SEARCH_TRIES
-                grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
-                spot_paces(s, 0, grid)
-                x0, y0 = int(s.x[0]), int(s.y[0])
-                for y, x in zip(*np.nonzero(grid > 0)):
-                    s.x[0], s.y[0] = x, y
-                    first_steps(s, 0, ways, EXPLORE_TO)
-                    assert downhill(s, 0, grid) == ways[EXPLORE_TO], (seed, step, x, y)
-                    checked["room" if searched_out else "hall"] += 1
-                s.x[0], s.y[0] = x0, y0
-            s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+    for s, where in part_explored_floors(3):
+        f = int(s.floor[0])
+        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
+        s.maps_held[0] |= 1 << f
+        s.room_entered[0, f] = True
+        for searched_out in (False, True):
+            if searched_out:  # every wall beside a hall searched out: the rooms' are left
+                walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
+                hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
+                for d in range(4):
+                    beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
+                    s.searched[0][beside] = SEARCH_TRIES
+            grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+            spot_paces(s, 0, grid)
+            checked["room" if searched_out else "hall"] += walk_down_every_tile(s, grid, where)
+        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
     assert min(checked.values()) > 100, checked
 
 
@@ -262,38 +256,28 @@ def test_the_searches_fields_are_the_shortest_walks():
     """travel.goal_paces and travel.stair_paces equal breadth-first searches written plainly,
     on floors part explored by random play, with the floor's map held and not (held: what
     is unseen is rock, no goal; MAP-5: the stair down is a goal only once a map opens it)."""
-    env = DelveEnv(difficulty="easy")
-    rng = np.random.default_rng(2)
-    grid = np.empty(env.state.tiles.shape[2:], dtype=np.int64)
     checked = {"goals": 0, "held": 0, "up": 0, "down": 0, "closed": 0}
-    for seed in range(4):
-        env.reset(seed=seed)
-        s = env.state
-        for step in range(240):
-            _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
-            if term or trunc:
-                break
-            f = int(s.floor[0])
-            if step % 40 or f == 0:
-                continue
-            held = int(s.maps_held[0])
-            for bits in (held & ~(1 << f), held | (1 << f)):
-                s.maps_held[0] = bits
-                goal_paces(s, 0, grid)
-                assert np.array_equal(grid, paces_from(s, explore_goals(s))), (seed, step, bits)
-                checked["held" if bits >> f & 1 else "goals"] += int((grid >= 0).sum())
-                for kind, stair, name in (
-                    (UP_TO, s.stair_up, "up"),
-                    (DOWN_TO, s.stair_down, "down"),
-                ):
-                    x, y = int(stair[0, f, 0]), int(stair[0, f, 1])
-                    stair_paces(s, 0, kind, grid)
-                    seen, opened = s.fog[0, f, y, x] != 0, kind == UP_TO or bits >> f != 0
-                    goal = seen and opened
-                    want = paces_from(s, [(x, y)] if goal else [])
-                    assert np.array_equal(grid, want), (seed, step, name, bits)
-                    checked[name if goal else "closed"] += int(seen)
-            s.maps_held[0] = held
+    for s, where in part_explored_floors(2):
+        grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+        f = int(s.floor[0])
+        held = int(s.maps_held[0])
+        for bits in (held & ~(1 << f), held | (1 << f)):
+            s.maps_held[0] = bits
+            goal_paces(s, 0, grid)
+            assert np.array_equal(grid, paces_from(s, explore_goals(s))), (where, bits)
+            checked["held" if bits >> f & 1 else "goals"] += int((grid >= 0).sum())
+            for kind, stair, name in (
+                (UP_TO, s.stair_up, "up"),
+                (DOWN_TO, s.stair_down, "down"),
+            ):
+                x, y = int(stair[0, f, 0]), int(stair[0, f, 1])
+                stair_paces(s, 0, kind, grid)
+                seen, opened = s.fog[0, f, y, x] != 0, kind == UP_TO or bits >> f != 0
+                goal = seen and opened
+                want = paces_from(s, [(x, y)] if goal else [])
+                assert np.array_equal(grid, want), (where, name, bits)
+                checked[name if goal else "closed"] += int(seen)
+        s.maps_held[0] = held
     assert min(checked.values()) > 0, checked
 
 
