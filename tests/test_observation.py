@@ -10,10 +10,19 @@ from conftest import make_scene
 
 import delve_env  # noqa: F401  (registers the ids)
 from delve_env.config import Config
-from delve_env.engine.actions import A_CANCEL, A_CAST, A_GIVE, A_POWER, A_SELECT, A_USE
+from delve_env.engine.actions import A_CANCEL, A_CAST, A_GIVE, A_POWER, A_SELECT, A_STAIRS, A_USE
 from delve_env.engine.batch import Engine
-from delve_env.engine.layout import KEYS, OBS_BYTES, highs, views
-from delve_env.engine.tables import POWER_NAMES
+from delve_env.engine.layout import (
+    KEYS,
+    OBS_BYTES,
+    STATUS_FLOOR,
+    STATUS_KEEPER,
+    STATUS_SEL_MEMBER,
+    STATUS_SEL_SLOT,
+    highs,
+    views,
+)
+from delve_env.engine.tables import NUM_ITEM_SLOTS, POWER_NAMES, SIX_START
 from delve_env.env import DelveEnv
 from delve_env.tools.bench import sample_legal
 from delve_env.vector import DelveVectorEnv
@@ -151,6 +160,33 @@ def test_a_selection_keeps_the_explore_row_and_its_end_writes_the_follow_up_over
     assert not np.array_equal(after, before)  # the packs changed, and the row with them
     eng.refresh(np.ones(1, dtype=np.bool_))
     assert np.array_equal(eng.masks[0], after)
+
+
+def test_a_step_that_only_selects_shows_the_selection_and_clears_sixpences_words():
+    """Holding an item or a caster, or letting go, passes no time and changes nothing else:
+    the status row shows the selection, Sixpence's words of the step before are gone, and
+    every byte is what a full recompute gives; the next action that does something shows the
+    rest again."""
+    env = DelveEnv(depth=2)
+    obs, info = env.reset(seed=5)
+    eng = env.engine
+    assert obs["status"][STATUS_KEEPER] == SIX_START + 1  # the greeting
+    before = obs["status"].copy()
+    select = A_SELECT + int(np.flatnonzero(info["action_mask"][A_SELECT:A_GIVE])[0])
+    obs, reward, _, _, info = env.step(select)
+    m, slot = divmod(select - A_SELECT, NUM_ITEM_SLOTS)
+    status = obs["status"]
+    assert (status[STATUS_SEL_MEMBER], status[STATUS_SEL_SLOT]) == (m + 1, slot + 1)
+    assert status[STATUS_KEEPER] == 0 and "keeper" not in info and reward == 0
+    changed = np.flatnonzero(status != before)
+    assert set(changed) == {STATUS_SEL_MEMBER, STATUS_SEL_SLOT, STATUS_KEEPER}
+    record = eng.obs_record.copy()
+    eng.refresh(np.ones(1, dtype=np.bool_))
+    assert np.array_equal(eng.obs_record, record)
+    obs, _, _, _, _ = env.step(A_CANCEL)
+    assert obs["status"][STATUS_SEL_MEMBER] == obs["status"][STATUS_SEL_SLOT] == 0
+    obs, _, _, _, _ = env.step(A_STAIRS)  # down: the floor and the rest shown anew
+    assert obs["status"][STATUS_FLOOR] == 1
 
 
 def test_a_selection_open_when_the_outputs_are_written_anew_still_ends_right():

@@ -170,6 +170,7 @@ from .state import (
     DIRTY_PACK,
     DIRTY_PARTY,
     DIRTY_PUZZLE,
+    DIRTY_STATUS,
     ROOM_MARK,
 )
 from .stores import (
@@ -383,8 +384,6 @@ def observe_status(s, p, e, out):
     out[STATUS_DEEPEST_MAP] = deepest
     out[STATUS_HOURS] = cap(s.pace[e] // 60)
     out[STATUS_COURTYARD] = 1 if f == 0 else 0
-    out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
-    out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
     out[STATUS_FEATURE] = feature_here(s, e)
     chest = chest_here(s, e)
     out[STATUS_CHEST] = 0 if chest == CHEST_NONE else (2 if chest == CHEST_OPEN else 1)
@@ -402,19 +401,31 @@ def observe_status(s, p, e, out):
     for spell in range(NUM_SPELLS):  # PAGE-1..2
         out[STATUS_PAGES_HELD + spell] = cap(s.pages_held[e, spell])
         out[STATUS_BOOK_PAGES + spell] = cap(s.book_pages[e, spell])
-    out[STATUS_CASTER] = s.caster[e] + 1
-    new, owed = s.keeper_new[e], s.keeper_seen[e] & ~s.keeper_given[e]
-    for k in range(NUM_KEEPER_EVENTS - 1, -1, -1):  # SIX-1
-        if (new >> k) & 1:
-            out[STATUS_KEEPER] = k + 1
+    owed = s.keeper_seen[e] & ~s.keeper_given[e]
+    for k in range(NUM_KEEPER_EVENTS):  # SIX-2
         out[STATUS_GIFTS_OWED] += (owed >> k) & 1
-    out[STATUS_POWER] = s.sel_power[e] + 1
     if s.mode[e] == CHOICE:  # CHOICE-1: who owes which level's option, and what is offered
         m = pending_member(s, e)
         out[STATUS_CHOICE_MEMBER] = m + 1
         out[STATUS_CHOICE_LEVEL] = owed_level(s, e, m)
         for o in range(MAX_OPTIONS):
             out[STATUS_CHOICE_OPTIONS + o] = 1 if can_choose(s, e, o) else 0
+    observe_selection(s, e, out)
+
+
+@njit(cache=True)
+def observe_selection(s, e, out):
+    """The fields of `status` a step that only selects can change: the item held, the caster
+    and the power chosen, and what Sixpence said (every action clears it)."""
+    out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
+    out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
+    out[STATUS_CASTER] = s.caster[e] + 1
+    out[STATUS_POWER] = s.sel_power[e] + 1
+    out[STATUS_KEEPER] = 0
+    for k in range(NUM_KEEPER_EVENTS):  # SIX-1: the first of the events spoken of
+        if (s.keeper_new[e] >> k) & 1:
+            out[STATUS_KEEPER] = k + 1
+            break
 
 
 @njit(cache=True)
@@ -604,4 +615,7 @@ def observe(s, p, e, record, full):
     # beaten by its counter-blows) or on hearing a band
     if dirty == DIRTY_ALL or mode == FIGHT or s.events[e] & (EV_FIGHT | EV_HEARD):
         observe_bestiary(s, e, record[BESTIARY_AT : BESTIARY_AT + BESTIARY_BYTES])
-    observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])
+    if dirty & DIRTY_STATUS:
+        observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])
+    else:  # the step only selected, or was refused
+        observe_selection(s, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

@@ -198,11 +198,13 @@ FIELDS = {
 State = namedtuple("State", list(FIELDS))
 
 # Bits of `dirty`: the parts of an env's observation its last step may have changed. The rest
-# of its record is left as it was (observe.observe); `status` is written every step.
+# of its record is left as it was (observe.observe); the selection's fields of `status` are
+# written every step.
 DIRTY_MAP, DIRTY_PARTY, DIRTY_PACK, DIRTY_PUZZLE = 1, 2, 4, 8
 DIRTY_SELECT = 16  # an item was selected or let go: the mask changes wholly
 DIRTY_MAGIC = 32  # what members can cast or have chosen changed (the `magic` key)
 DIRTY_ORDER = 64  # only the marching order changed: the party's rows, not what members can do
+DIRTY_STATUS = 128  # the rest of `status`: every action but one that only selects
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 FOUND_CODE = 1 + SECRET  # `fog`'s code for a found secret door (its tile is then a DOOR)

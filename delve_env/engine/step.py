@@ -79,7 +79,7 @@ from .quest import update_quest
 from .rewards import FREE_ACTION_REWARD, step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
-from .state import DIRTY_ALL
+from .state import DIRTY_ALL, DIRTY_STATUS
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
@@ -271,11 +271,19 @@ def one_action(s, p, e, a, rng):
     s.events[e] = 0
     s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this action's fight log (fightlog.py)
     s.keeper_new[e] = 0
+    game = p[P_TASK] == TASK_GAME
+    if game and (A_SELECT <= a < A_GIVE or a == A_CANCEL or A_CAST <= a < A_POWER):
+        # holding or letting go an item or a caster (PARTY-4) changes nothing the bookkeeping
+        # below reads, and it found all there was to find after the last action or the reset
+        # (a sub-task's start may be over before its first action: the task checks it then)
+        act(s, p, e, a, rng)
+        return 0.0
+    s.dirty[e] |= DIRTY_STATUS
     mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
     potential = task_potential(s, p, e)
     act(s, p, e, a, rng)
     await_choice(s, e)
-    if p[P_TASK] == TASK_GAME:
+    if game:
         update_quest(s, e)
         keep(s, e, seen, False)
     else:
