@@ -10,7 +10,16 @@ from conftest import make_scene
 
 import delve_env  # noqa: F401  (registers the ids)
 from delve_env.config import Config
-from delve_env.engine.actions import A_CANCEL, A_CAST, A_GIVE, A_POWER, A_SELECT, A_STAIRS, A_USE
+from delve_env.engine.actions import (
+    A_CANCEL,
+    A_CAST,
+    A_GIVE,
+    A_POWER,
+    A_SELECT,
+    A_STAIRS,
+    A_SWAP,
+    A_USE,
+)
 from delve_env.engine.batch import Engine
 from delve_env.engine.layout import (
     KEYS,
@@ -162,11 +171,11 @@ def test_a_selection_keeps_the_explore_row_and_its_end_writes_the_follow_up_over
     assert np.array_equal(eng.masks[0], after)
 
 
-def test_a_step_that_only_selects_shows_the_selection_and_clears_sixpences_words():
-    """Holding an item or a caster, or letting go, passes no time and changes nothing else:
-    the status row shows the selection, Sixpence's words of the step before are gone, and
-    every byte is what a full recompute gives; the next action that does something shows the
-    rest again."""
+def test_a_step_that_only_holds_or_swaps_shows_that_and_clears_sixpences_words():
+    """Holding an item or a caster, letting go, or swapping marching places passes no time and
+    changes nothing else: the status row shows the selection, Sixpence's words of the step
+    before are gone, and every byte is what a full recompute gives; the next action that does
+    something shows the rest again."""
     env = DelveEnv(depth=2)
     obs, info = env.reset(seed=5)
     eng = env.engine
@@ -183,8 +192,16 @@ def test_a_step_that_only_selects_shows_the_selection_and_clears_sixpences_words
     record = eng.obs_record.copy()
     eng.refresh(np.ones(1, dtype=np.bool_))
     assert np.array_equal(eng.obs_record, record)
-    obs, _, _, _, _ = env.step(A_CANCEL)
+    obs, _, _, _, info = env.step(A_CANCEL)
     assert obs["status"][STATUS_SEL_MEMBER] == obs["status"][STATUS_SEL_SLOT] == 0
+    order, party, status = env.state.order[0].copy(), obs["party"].copy(), obs["status"].copy()
+    assert info["action_mask"][A_SWAP]
+    obs, reward, _, _, _ = env.step(A_SWAP)  # PARTY-2: the first two change places
+    assert list(env.state.order[0, :2]) == [order[1], order[0]] and reward == 0
+    assert not np.array_equal(obs["party"], party) and np.array_equal(obs["status"], status)
+    record = eng.obs_record.copy()
+    eng.refresh(np.ones(1, dtype=np.bool_))
+    assert np.array_equal(eng.obs_record, record)
     obs, _, _, _, _ = env.step(A_STAIRS)  # down: the floor and the rest shown anew
     assert obs["status"][STATUS_FLOOR] == 1
 

@@ -415,8 +415,8 @@ def observe_status(s, p, e, out):
 
 @njit(cache=True)
 def observe_selection(s, e, out):
-    """The fields of `status` a step that only selects can change: the item held, the caster
-    and the power chosen, and what Sixpence said (every action clears it)."""
+    """The fields of `status` a step that only selects or swaps places can change: the item
+    held, the caster and the power chosen, and what Sixpence said (every action clears it)."""
     out[STATUS_SEL_MEMBER] = s.sel_member[e] + 1
     out[STATUS_SEL_SLOT] = s.sel_slot[e] + 1
     out[STATUS_CASTER] = s.caster[e] + 1
@@ -617,5 +617,5 @@ def observe(s, p, e, record, full):
         observe_bestiary(s, e, record[BESTIARY_AT : BESTIARY_AT + BESTIARY_BYTES])
     if dirty & DIRTY_STATUS:
         observe_status(s, p, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])
-    else:  # the step only selected, or was refused
+    else:  # the step only held or let go, swapped places, or was refused
         observe_selection(s, e, record[STATUS_AT : STATUS_AT + STATUS_BYTES])

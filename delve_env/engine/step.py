@@ -264,6 +264,15 @@ def act(s, p, e, a, rng):
             s.mode[e] = s.choice_from[e]
 
 
+@njit(cache=True, inline="always")
+def only_holds_or_swaps(a):
+    """Whether action a only holds or lets go an item or a caster (PARTY-4, SPELL-1) or swaps
+    two marching places (PARTY-2): no time passes and nothing else changes."""
+    return (
+        A_SELECT <= a < A_GIVE or a == A_CANCEL or A_CAST <= a < A_POWER or A_SWAP <= a < A_ATTACK
+    )
+
+
 @njit(cache=True)
 def one_action(s, p, e, a, rng):
     """Carry out one legal action and what follows from it: the level choice it may owe, the
@@ -272,10 +281,10 @@ def one_action(s, p, e, a, rng):
     s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # this action's fight log (fightlog.py)
     s.keeper_new[e] = 0
     game = p[P_TASK] == TASK_GAME
-    if game and (A_SELECT <= a < A_GIVE or a == A_CANCEL or A_CAST <= a < A_POWER):
-        # holding or letting go an item or a caster (PARTY-4) changes nothing the bookkeeping
-        # below reads, and it found all there was to find after the last action or the reset
-        # (a sub-task's start may be over before its first action: the task checks it then)
+    if game and only_holds_or_swaps(a):
+        # nothing the bookkeeping below reads changes, and it found all there was to find
+        # after the last action or the reset (a sub-task's start may be over before its first
+        # action: the task checks it then)
         act(s, p, e, a, rng)
         return 0.0
     s.dirty[e] |= DIRTY_STATUS
