@@ -18,6 +18,8 @@ from .ui.text import render_text
 
 def check_action(action) -> int:
     """An action as a Python int; anything but an integer in range raises ValueError."""
+    if type(action) is int and 0 <= action < NUM_ACTIONS:  # the usual case, first
+        return action
     if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
         action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -166,8 +168,6 @@ class DelveEnv(gym.Env):
         self.action_space = action_space()
         self._running = False
         self._seeded = False
-        self._action = np.zeros(1, dtype=np.int64)  # reused by every step
-        self._no_reset = np.zeros(1, dtype=np.bool_)
 
     @property
     def state(self):
@@ -193,23 +193,24 @@ class DelveEnv(gym.Env):
         if not self._running:
             raise ResetNeeded("call reset() before step(), and again after an episode ends")
         a = check_action(action)
-        if self.config.invalid_action == "raise" and not self.engine.masks[0, a]:
-            mode = MODE_NAMES[self.engine.state.mode[0]]
+        eng = self.engine
+        if self.config.invalid_action == "raise" and not eng.masks[0, a]:
+            mode = MODE_NAMES[eng.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
-        self._action[0] = a
-        self.engine.step(self._action, self._no_reset)
-        terminated, truncated = bool(self.engine.terminated[0]), bool(self.engine.truncated[0])
+        eng.actions[0] = a  # the engine's own inputs: nothing to copy in
+        eng.step(eng.actions, eng.needs_reset)
+        terminated, truncated = bool(eng.terminated[0]), bool(eng.truncated[0])
         info = self._info()
-        info["invalid_action"] = bool(self.engine.invalid[0])
-        info["paces"] = int(self.engine.paces[0])
+        info["invalid_action"] = bool(eng.invalid[0])
+        info["paces"] = int(eng.paces[0])
         if self.config.fight_log:
-            info["log"] = fightlog.decode(self.engine.state, 0)
+            info["log"] = fightlog.decode(eng.state, 0)
         if terminated or truncated:
             self._running = False
-            info["episode_stats"] = episode_stats(self.engine.state, 0)
+            info["episode_stats"] = episode_stats(eng.state, 0)
         if self.render_mode == "human":
             print(self.render_text())
-        return self._observation(), float(self.engine.rewards[0]), terminated, truncated, info
+        return self._observation(), float(eng.rewards[0]), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (what sb3-contrib's MaskablePPO asks for)."""

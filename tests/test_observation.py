@@ -141,6 +141,28 @@ def test_thread_counts_give_the_same_bytes(threads):
         assert np.array_equal(tra, trb)
 
 
+def test_the_engine_steps_alike_from_callers_arrays_and_from_its_own():
+    """`Engine.step` copies a caller's actions and reset flags (any integer and bool-like
+    types) into its own arrays, or takes those arrays written in place (as the single env
+    does): the same bytes either way, through the compiled step's first call and the later
+    direct ones."""
+    cfg = Config.from_kwargs(max_steps=80)
+    a, b = (Engine(4, cfg.params(), cfg.party_classes()) for _ in range(2))
+    for eng in (a, b):
+        eng.reset(np.arange(4, dtype=np.uint64), np.ones(4, np.bool_))
+    rng = np.random.default_rng(3)
+    actions, done = np.zeros(4, dtype=np.int64), np.zeros(4, dtype=np.bool_)
+    for _ in range(120):
+        sample_legal(a.masks, rng.random(4), actions)
+        a.step(actions.astype(np.int32), done.astype(np.uint8))
+        b.actions[:], b.needs_reset[:] = actions, done
+        b.step(b.actions, b.needs_reset)
+        assert np.array_equal(a.obs_record, b.obs_record) and np.array_equal(a.masks, b.masks)
+        assert np.array_equal(a.rewards, b.rewards)
+        done = a.terminated | a.truncated
+    assert (a.state.steps < 80).all()  # every slot started a new run on the way
+
+
 def test_num_threads_is_validated():
     with pytest.raises(ValueError, match="num_threads"):
         DelveVectorEnv(4, num_threads=0)
