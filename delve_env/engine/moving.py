@@ -34,28 +34,34 @@ def remember(s, e, f, x0, y0, x1, y1):
     (each block keeps the most telling thing seen in it)."""
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     bh, bw = (H + VIEW - 1) // VIEW, (W + VIEW - 1) // VIEW
+    tiles, rooms, fog, coarse = s.tiles[e, f], s.room_of[e, f], s.fog[e, f], s.coarse[e, f]
+    new = changed = 0  # (counted here, written once: the loop touches only this floor)
     for y in range(max(0, y0), min(H - 1, y1) + 1):
         for x in range(max(0, x0), min(W - 1, x1) + 1):
-            tile = s.tiles[e, f, y, x]
-            r = s.room_of[e, f, y, x]
-            was = s.fog[e, f, y, x]
-            if was == 0:
-                s.stat_tiles[e] += 1
+            tile = tiles[y, x]
+            r = rooms[y, x]
+            was = fog[y, x]
             if r >= 0:
-                s.fog[e, f, y, x] = ROOM_MARK + r
+                code = ROOM_MARK + r
             elif was != FOUND_CODE:
-                s.fog[e, f, y, x] = 1 + (ROCK if tile == SECRET else tile)
-            if s.fog[e, f, y, x] != was:
-                s.ways_known[e] &= STAIRS_REACHED  # the known map changed: travel's goals may have
-            code = COARSE_SEEN
+                code = 1 + (ROCK if tile == SECRET else tile)
+            else:
+                code = was
+            new += was == 0
+            changed += code != was
+            fog[y, x] = code
+            seen = COARSE_SEEN
             if tile == STAIR_DOWN:
-                code = COARSE_DOWN
+                seen = COARSE_DOWN
             elif tile == STAIR_UP:
-                code = COARSE_UP
+                seen = COARSE_UP
             elif r >= 0:
-                code = COARSE_ROOM
-            if code > s.coarse[e, f, y // bh, x // bw]:
-                s.coarse[e, f, y // bh, x // bw] = code
+                seen = COARSE_ROOM
+            if seen > coarse[y // bh, x // bw]:
+                coarse[y // bh, x // bw] = seen
+    s.stat_tiles[e] += new
+    if changed:
+        s.ways_known[e] &= STAIRS_REACHED  # the known map changed: travel's goals may have
     s.dirty[e] |= DIRTY_MAP
 
 
