@@ -111,9 +111,7 @@ class Engine:
         out = (self.obs_record, self.masks, self.kept_rows, self.kept)
         args = {
             reset_batch: (self.params, self.party, np.zeros(0, dtype=np.uint64), none, *out),
-            step_batch: (self.params, self.party, np.zeros(self.num_envs, dtype=np.int64), none,
-                         *out, self.rewards, self.terminated, self.truncated, self.invalid,
-                         self.paces),
+            step_batch: self._step_args(),
             refresh_batch: (self.params, none, *out),
         }  # fmt: skip
         with CompileNotice(*todo):
@@ -140,13 +138,17 @@ class Engine:
             self._direct()
             return (self.obs_record.copy(), self.masks.copy()) if copy else None
         copies = (np.empty_like(self.obs_record), np.empty_like(self.masks)) if copy else None
-        args = (self.params, self.party, self.actions, self.needs_reset, self.obs_record,
-                self.masks, self.kept_rows, self.kept, self.rewards, self.terminated,
-                self.truncated, self.invalid, self.paces)  # fmt: skip
+        args = self._step_args()
         self._run(step_batch, *args, copies=copies)
         if self._pool is None:
             self._direct = bound_entry(step_batch, self.state, *args, 0, self.num_envs)
         return copies
+
+    def _step_args(self) -> tuple:
+        """The compiled step's arguments between the state view and the range of envs."""
+        return (self.params, self.party, self.actions, self.needs_reset, self.obs_record,
+                self.masks, self.kept_rows, self.kept, self.rewards, self.terminated,
+                self.truncated, self.invalid, self.paces)  # fmt: skip
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute from scratch the observations and masks of the flagged slots."""
