@@ -41,7 +41,7 @@ from delve_env.engine.tables import (
     ROOM,
     SECRET,
 )
-from delve_env.engine.travel import known_ways
+from delve_env.engine.travel import find_ways, known_ways
 
 ONE = np.ones(1, dtype=np.bool_)
 
@@ -129,6 +129,7 @@ class Scene:
         s.floor[0], s.x[0], s.y[0] = f, x, y
         s.floor_visited[0, f] = True
         s.mode[0] = EXPLORE
+        s.ways_known[0] = find_ways(s, 0)  # travel's kept ways, of where it stands now
 
     def climb(self, down: bool) -> None:
         """Take the stair down (or up) of the party's floor through env.step, a real change of

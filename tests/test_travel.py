@@ -41,7 +41,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.party import join_king
-from delve_env.engine.state import STAIRS_REACHED
+from delve_env.engine.state import ONLY_SPOTS, STAIRS_REACHED
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
@@ -206,6 +206,41 @@ def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
             checked["room" if searched_out else "hall"] += walk_down_every_tile(s, grid, where)
         s.maps_held[0], s.room_entered[0], s.searched[0] = kept
     assert min(checked.values()) > 100, checked
+
+
+def test_with_no_goal_in_reach_explore_looks_for_search_spots_alone():
+    """state.ONLY_SPOTS: with no explore goal in reach, the search told so (which stops at
+    the nearest spot in a hall rather than searching the whole known floor for a goal)
+    takes the first pace the full search takes, from every remembered walkable tile, on
+    floors part explored by random play with their maps held and every room entered, with
+    and without the walls beside halls searched out (then the spots are in rooms)."""
+    ways, told = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
+    checked = {"hall": 0, "room": 0, "search here": 0}
+    for s, where in part_explored_floors(3):
+        f = int(s.floor[0])
+        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
+        s.maps_held[0] |= 1 << f
+        s.room_entered[0, f] = True
+        x0, y0 = int(s.x[0]), int(s.y[0])
+        for searched_out in (False, True):
+            if searched_out:
+                walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
+                hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
+                for d in range(4):
+                    beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
+                    s.searched[0][beside] = SEARCH_TRIES
+            for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
+                s.x[0], s.y[0] = x, y
+                for want in (-1, EXPLORE_TO):
+                    assert first_steps(s, 0, ways, want) == first_steps(
+                        s, 0, told, want, ONLY_SPOTS
+                    )
+                    assert (ways == told).all(), (where, x, y, want)
+                checked["room" if searched_out else "hall"] += 1
+                checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
+            s.x[0], s.y[0] = x0, y0
+        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+    assert min(checked.values()) > 20, checked
 
 
 def paces_from(s, sources) -> np.ndarray:
@@ -756,6 +791,29 @@ def test_the_kept_ways_follow_the_known_map(scene):
     assert scene.legal(A_EXPLORE)
     _, _, _, _, info = scene.env.step(A_SEARCH)
     assert not info["action_mask"][A_EXPLORE]
+
+
+def test_a_search_keeps_only_spots_and_new_ground_spends_it(scene):
+    """state.ONLY_SPOTS is kept in `ways_known` while it holds: found by the kept ways' search
+    when no explore goal is in reach, spent by new ground seen, kept by a search that finds
+    nothing (it spends spots, not goals), spent by one that finds a secret door; the kept
+    ways are then searched again with nothing taken on trust, as a fresh search says."""
+    hidden_room_floor(scene, find=0.0)
+    s, rng = scene.s, make_rng(0)
+    only_spots = WAYS_FRESH | ONLY_SPOTS | 1 << EXPLORE_TO
+    assert s.ways_known[0] == only_spots == find_ways(s, 0)
+    s.fog[0, 1, 10, 15] = 0  # the hall's end forgotten, then seen again
+    remember(s, 0, 1, 15, 10, 15, 10)
+    assert s.ways_known[0] == 0
+    assert known_ways(s, 0) == find_ways(s, 0) == only_spots
+    search_walls(s, scene.p, 0, rng)
+    assert s.ways_known[0] == ONLY_SPOTS
+    assert known_ways(s, 0) == find_ways(s, 0) == only_spots
+    s.x[0] = 15  # beside the secret door, found this time
+    scene.p[P_SEARCH_FIND] = 1.0
+    search_walls(s, scene.p, 0, rng)
+    assert s.tiles[0, 1, 10, 16] == DOOR and s.ways_known[0] == 0
+    assert known_ways(s, 0) == find_ways(s, 0) == WAYS_FRESH | 1 << EXPLORE_TO
 
 
 @pytest.mark.parametrize("jump", ["arrive", "land"])

@@ -7,7 +7,15 @@ from .jit import njit
 from .params import P_SEARCH_FIND
 from .party import refill_luck
 from .rng import chance
-from .state import DIRTY_MAP, DIRTY_PARTY, DIRTY_PUZZLE, FOUND_CODE, ROOM_MARK, STAIRS_REACHED
+from .state import (
+    DIRTY_MAP,
+    DIRTY_PARTY,
+    DIRTY_PUZZLE,
+    FOUND_CODE,
+    KEPT_BY_SEARCH,
+    ROOM_MARK,
+    STAIRS_REACHED,
+)
 from .tables import (
     DOOR,
     EV_MAP,
@@ -144,7 +152,7 @@ def search_walls(s, p, e, rng):
     explore has searched enough, travel.py)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
     lit = is_running(s, e, LIGHT)
-    s.ways_known[e] &= STAIRS_REACHED  # explore's search spots may be spent
+    s.ways_known[e] &= KEPT_BY_SEARCH  # explore's search spots may be spent, not its goals
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         s.searched[e, ny, nx] = min(int(s.searched[e, ny, nx]) + 1, 255)

@@ -212,6 +212,11 @@ FOUND_CODE = 1 + SECRET  # `fog`'s code for a found secret door (its tile is the
 # stays reached while the party only walks and the known map only grows, so a change of the
 # map keeps them (`ways_known &= STAIRS_REACHED`); arriving on a floor or landing clears them
 STAIRS_REACHED = 0b110
+# and its bit for "explore has no goal the party can walk to, only search spots": it stays
+# true while the party only walks or searches, so a search keeps it (`&= KEPT_BY_SEARCH`) and
+# the next search for explore's way looks for search spots alone, stopping at the nearest
+ONLY_SPOTS = 0b1000
+KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

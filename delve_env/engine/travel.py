@@ -10,7 +10,7 @@ from .floors import DX, DY
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .state import FOUND_CODE, ROOM_MARK, STAIRS_REACHED
+from .state import FOUND_CODE, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
 from .tables import DOOR, EXPLORE, HALL, MAX_MEMBERS, ROCK, ROOM, STAIR_DOWN, STAIR_UP
 from .traits import may_heal
 
@@ -104,20 +104,22 @@ def spread(dist, queue, tail, W):
 
 
 @njit(cache=True)
-def first_steps(s, e, ways, want, reached=0):
+def first_steps(s, e, ways, want, known=0):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
     explore goal, else the nearest search spot in a hall, else in a room; the stair down once
     seen and open; the stair up), NO_WAY when there is none or the party is on it,
     SEARCH_HERE for explore standing on a search spot. Ties go to the first direction in
-    north, east, south, west order.
-    `want` >= 0 asks for that kind only (the others are left NO_WAY), and the kinds whose bit
-    is set in `reached` are not asked either; the search stops as soon as what is asked is
-    found (a tile's direction is final once it is reached)."""
+    north, east, south, west order. Returns whether explore was asked on a floor and has no
+    goal.
+    `want` >= 0 asks for that kind only (the others are left NO_WAY), and the stairs whose
+    bit is set in `known` (`ways_known`'s bits still true) are not asked either; with its
+    ONLY_SPOTS bit explore looks for search spots alone. The search stops as soon as what is
+    asked is found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0:
-        return
+        return False
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     fog, entered = s.fog[e, f].reshape(H * W), s.room_entered[e, f]
     held = ((s.maps_held[e] >> f) & 1) == 1
@@ -128,8 +130,11 @@ def first_steps(s, e, ways, want, reached=0):
     need_explore = want < 0 or want == EXPLORE_TO
     need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
-    need_down &= reached & (1 << DOWN_TO) == 0
-    need_up &= reached & (1 << UP_TO) == 0
+    need_down &= known & (1 << DOWN_TO) == 0
+    need_up &= known & (1 << UP_TO) == 0
+    asked = need_explore
+    spots = (known & ONLY_SPOTS) != 0  # no goal in reach: the nearest hall spot ends the search
+    room_spot = -1  # (the nearest spot in a room, while spots are looked for)
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
     # once reached: the first pace's direction; -1 on the party and on what cannot be walked.
     # Tiles are told walkable as the search meets them: it mostly stops near the party.
@@ -141,9 +146,16 @@ def first_steps(s, e, ways, want, reached=0):
     while head < tail and (need_explore or need_down or need_up):
         c = queue[head]
         head += 1
-        if need_explore and c != start and is_explore_goal(fog, entered, held, c, W):
+        if need_explore and spots:
+            kind = search_spot(s, e, f, c % W, c // W)
+            if kind == 1:
+                ways[EXPLORE_TO] = SEARCH_HERE if c == start else first[c]
+                need_explore = False
+            elif kind == 2 and room_spot < 0:
+                room_spot = c
+        elif need_explore and c != start and is_explore_goal(fog, entered, held, c, W):
             ways[EXPLORE_TO] = first[c]
-            need_explore = False
+            need_explore = asked = False
         if need_down and c == down:
             ways[DOWN_TO] = first[c]
             need_down = False
@@ -161,9 +173,10 @@ def first_steps(s, e, ways, want, reached=0):
                 else:
                     first[n] = -1
     if need_explore:  # no goal: the search reached every tile, and `queue` holds them in order
-        spot = nearest_search_spot(s, e, f, queue, tail)
+        spot = room_spot if spots else nearest_search_spot(s, e, f, queue, tail)
         if spot >= 0:
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
+    return asked
 
 
 @njit(cache=True)
@@ -243,16 +256,17 @@ def stands_on(s, e, stair):
 
 
 @njit(cache=True)
-def find_ways(s, e, reached=0):
+def find_ways(s, e, known=0):
     """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
-    on the known map, or stands on (a stair); with WAYS_FRESH. Walking on the known map
-    changes none of them (the party's tile is never an explore goal: it sees around it).
-    The stairs of `reached` (state.STAIRS_REACHED's bits) are taken as reached unsearched."""
+    on the known map, or stands on (a stair); ONLY_SPOTS: explore's goals are search spots;
+    with WAYS_FRESH. Walking on the known map changes none of them (the party's tile is never
+    an explore goal: it sees around it). The bits of `known` that are still true (the stairs
+    reached, ONLY_SPOTS) are taken as they are, unsearched."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    first_steps(s, e, ways, -1, reached)
+    only_spots = first_steps(s, e, ways, -1, known)
     f = s.floor[e]
     opened = (s.maps_held[e] >> f) != 0
-    bits = WAYS_FRESH | (reached & STAIRS_REACHED)
+    bits = WAYS_FRESH | (known & STAIRS_REACHED) | (ONLY_SPOTS if only_spots else 0)
     if ways[EXPLORE_TO] != NO_WAY:
         bits |= 1 << EXPLORE_TO
     if ways[DOWN_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_down) and opened):
@@ -265,8 +279,8 @@ def find_ways(s, e, reached=0):
 @njit(cache=True)
 def known_ways(s, e):
     """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
-    entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits), another
-    floor or a landing (those set it to 0). Each step and reset ends with it fresh
+    entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits; a search
+    keeps ONLY_SPOTS too), another floor or a landing (those set it to 0). Each step and reset ends with it fresh
     (step.step_slot), so the state stays a function of the game however many paces a step
     took, and one search serves every mask until the party sees something new: a search that
     stops at the nearest explore goal once the stairs are reached. A full recompute of the
