@@ -45,14 +45,15 @@ def is_explore_goal(fog, entered, held, c, W):
     return unentered | ((not held) & beside_unseen)
 
 
-@njit(cache=True)
-def is_unexplored(s, e, f, x, y):
-    """Ground the party has not been in: unseen, or a tile of a room not yet entered."""
-    H, W = s.tiles.shape[2], s.tiles.shape[3]
+@njit(cache=True, inline="always")
+def is_unexplored(fog, entered, x, y):
+    """Ground the party has not been in: unseen, or a tile of a room not yet entered (`fog`
+    and `entered` of the party's floor)."""
+    H, W = fog.shape
     if not (0 <= x < W and 0 <= y < H):
         return False
-    code = s.fog[e, f, y, x]
-    return code == 0 or (code >= ROOM_MARK and not s.room_entered[e, f, code - ROOM_MARK])
+    code = fog[y, x]
+    return code == 0 or (code >= ROOM_MARK and not entered[code - ROOM_MARK])
 
 
 @njit(cache=True)
@@ -62,14 +63,15 @@ def search_spot(s, e, f, x, y):
     there fewer than SEARCH_TRIES times, with ground the party has not been in behind it, a
     room's depth deep (rooms are at least 3 tiles across). Returns 0 (no spot), 1 in a hall
     (every secret door opens on a hall) or 2 in a room (its wall may hide a way on)."""
+    fog, searched, entered = s.fog[e, f], s.searched[e], s.room_entered[e, f]
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
-        if s.fog[e, f, ny, nx] != 1 + ROCK or s.searched[e, ny, nx] >= SEARCH_TRIES:
+        if fog[ny, nx] != 1 + ROCK or searched[ny, nx] >= SEARCH_TRIES:
             continue
-        if is_unexplored(s, e, f, nx + DX[d], ny + DY[d]) and is_unexplored(
-            s, e, f, nx + 2 * DX[d], ny + 2 * DY[d]
+        if is_unexplored(fog, entered, nx + DX[d], ny + DY[d]) and is_unexplored(
+            fog, entered, nx + 2 * DX[d], ny + 2 * DY[d]
         ):
-            return 1 if s.fog[e, f, y, x] < ROOM_MARK else 2
+            return 1 if fog[y, x] < ROOM_MARK else 2
     return 0
 
 
