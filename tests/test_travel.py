@@ -182,6 +182,25 @@ def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
     assert checked > 500
 
 
+def goalless_floors(rng_seed: int):
+    """`part_explored_floors` with no explore goal left (the floor's map held, every room
+    entered): each yielded twice, as it is and with every wall beside a hall searched out (the
+    rooms' are left), as (state, where, searched_out); put back as it was afterwards."""
+    for s, where in part_explored_floors(rng_seed):
+        f = int(s.floor[0])
+        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
+        s.maps_held[0] |= 1 << f
+        s.room_entered[0, f] = True
+        yield s, where, False
+        walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
+        hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
+        for d in range(4):
+            beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
+            s.searched[0][beside] = SEARCH_TRIES
+        yield s, where, True
+        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+
+
 def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
     """travel.spot_paces (one search from every search spot, which explore walks down when no
     goal is left in reach): from every remembered walkable tile off a spot, its downhill pace
@@ -189,22 +208,10 @@ def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
     a room, ties north, east, south, west), on floors part explored by random play with
     their maps held and every room entered (no goal left), some walls searched out."""
     checked = {"hall": 0, "room": 0}
-    for s, where in part_explored_floors(3):
-        f = int(s.floor[0])
-        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
-        s.maps_held[0] |= 1 << f
-        s.room_entered[0, f] = True
-        for searched_out in (False, True):
-            if searched_out:  # every wall beside a hall searched out: the rooms' are left
-                walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
-                hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
-                for d in range(4):
-                    beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
-                    s.searched[0][beside] = SEARCH_TRIES
-            grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
-            spot_paces(s, 0, grid)
-            checked["room" if searched_out else "hall"] += walk_down_every_tile(s, grid, where)
-        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+    for s, where, searched_out in goalless_floors(3):
+        grid = np.empty(s.tiles.shape[2:], dtype=np.int64)
+        spot_paces(s, 0, grid)
+        checked["room" if searched_out else "hall"] += walk_down_every_tile(s, grid, where)
     assert min(checked.values()) > 100, checked
 
 
@@ -216,30 +223,16 @@ def test_with_no_goal_in_reach_explore_looks_for_search_spots_alone():
     and without the walls beside halls searched out (then the spots are in rooms)."""
     ways, told = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
     checked = {"hall": 0, "room": 0, "search here": 0}
-    for s, where in part_explored_floors(3):
-        f = int(s.floor[0])
-        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
-        s.maps_held[0] |= 1 << f
-        s.room_entered[0, f] = True
+    for s, where, searched_out in goalless_floors(3):
         x0, y0 = int(s.x[0]), int(s.y[0])
-        for searched_out in (False, True):
-            if searched_out:
-                walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
-                hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
-                for d in range(4):
-                    beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
-                    s.searched[0][beside] = SEARCH_TRIES
-            for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
-                s.x[0], s.y[0] = x, y
-                for want in (-1, EXPLORE_TO):
-                    assert first_steps(s, 0, ways, want) == first_steps(
-                        s, 0, told, want, ONLY_SPOTS
-                    )
-                    assert (ways == told).all(), (where, x, y, want)
-                checked["room" if searched_out else "hall"] += 1
-                checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
-            s.x[0], s.y[0] = x0, y0
-        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+        for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, int(s.floor[0])]])):
+            s.x[0], s.y[0] = x, y
+            for want in (-1, EXPLORE_TO):
+                assert first_steps(s, 0, ways, want) == first_steps(s, 0, told, want, ONLY_SPOTS)
+                assert (ways == told).all(), (where, x, y, want)
+            checked["room" if searched_out else "hall"] += 1
+            checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
+        s.x[0], s.y[0] = x0, y0
     assert min(checked.values()) > 20, checked
 
 

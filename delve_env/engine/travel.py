@@ -134,7 +134,7 @@ def first_steps(s, e, ways, want, known=0):
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
     need_down &= known & (1 << DOWN_TO) == 0
     need_up &= known & (1 << UP_TO) == 0
-    asked = need_explore
+    no_goal = need_explore  # (explore asked, and no goal found yet)
     spots = (known & ONLY_SPOTS) != 0  # no goal in reach: the nearest hall spot ends the search
     room_spot = -1  # (the nearest spot in a room, while spots are looked for)
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
@@ -157,7 +157,7 @@ def first_steps(s, e, ways, want, known=0):
                 room_spot = c
         elif need_explore and c != start and is_explore_goal(fog, entered, held, c, W):
             ways[EXPLORE_TO] = first[c]
-            need_explore = asked = False
+            need_explore = no_goal = False
         if need_down and c == down:
             ways[DOWN_TO] = first[c]
             need_down = False
@@ -178,7 +178,7 @@ def first_steps(s, e, ways, want, known=0):
         spot = room_spot if spots else nearest_search_spot(s, e, f, queue, tail)
         if spot >= 0:
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
-    return asked
+    return no_goal
 
 
 @njit(cache=True)
@@ -282,11 +282,11 @@ def find_ways(s, e, known=0):
 def known_ways(s, e):
     """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
     entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits; a search
-    keeps ONLY_SPOTS too), another floor or a landing (those set it to 0). Each step and reset ends with it fresh
-    (step.step_slot), so the state stays a function of the game however many paces a step
-    took, and one search serves every mask until the party sees something new: a search that
-    stops at the nearest explore goal once the stairs are reached. A full recompute of the
-    outputs searches for everything again (mask.legal_mask)."""
+    keeps ONLY_SPOTS too), another floor or a landing (those set it to 0). Each step and reset
+    ends with it fresh (step.step_slot), so the state stays a function of the game however
+    many paces a step took, and one search serves every mask until the party sees something
+    new: a search that stops at the nearest explore goal once the stairs are reached. A full
+    recompute of the outputs searches for everything again (mask.legal_mask)."""
     if s.ways_known[e] & WAYS_FRESH == 0:
         s.ways_known[e] = find_ways(s, e, s.ways_known[e])
     return s.ways_known[e]
