@@ -291,7 +291,7 @@ def rng() -> np.ndarray:
 @pytest.fixture(autouse=True, scope="session")
 def engine_compiled_for_the_state_view_only():
     """After the session: no engine function was compiled for the `State` namedtuple. Tests
-    hand engine functions `env.state` (struct.StateRef); a namedtuple compiles the function's
+    hand engine functions `env.state` (struct.StateView); a namedtuple compiles the function's
     whole call tree a second time (minutes on a clean machine)."""
     yield
     if numba.config.DISABLE_JIT:

@@ -1,5 +1,6 @@
 """The compiled view of the state must carry every field of `State` (engine/struct.py)."""
 
+import gc
 import inspect
 import re
 
@@ -12,7 +13,7 @@ from delve_env.engine.state import FIELDS, allocate
 
 def test_struct_lists_every_state_field_once():
     source = inspect.getsource(struct)
-    assert re.findall(r"s\.(\w+) = nt\.\1", source) == list(FIELDS)
+    assert re.findall(r"s\.(\w+) = _unowned\(nt\.\1\)", source) == list(FIELDS)
     assert re.findall(r"s\.(\w+)\[e\] = 0", source) == list(FIELDS)
 
 
@@ -44,3 +45,13 @@ def test_the_view_reads_like_the_state():
     assert view[3] is state[3] and list(view._asdict()) == list(FIELDS)
     with pytest.raises(AttributeError):  # as the namedtuple refuses it
         view.hp = np.zeros_like(state.hp)
+
+
+def test_the_view_keeps_the_arrays_alive():
+    """Compiled code holds the arrays unowned (no reference counts): the view alone must keep
+    them alive once the State that made them is gone."""
+    view = struct.compiled_view(allocate(2, depth=2, height=24, width=48))
+    gc.collect()
+    view.hp[...] = 5
+    struct.clear_slot(view, 0)
+    assert np.all(view.hp[0] == 0) and np.all(view.hp[1] == 5)

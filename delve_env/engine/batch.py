@@ -53,18 +53,14 @@ class Engine:
         cuts = np.linspace(0, self.num_envs, self.num_threads + 1).astype(int)
         self._ranges = [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:])]
         self._pool = ThreadPoolExecutor(self.num_threads - 1) if self.num_threads > 1 else None
-        # Compiled code bumps an array's reference count on every field it reads. One view per
-        # thread gives each thread its own counts: shared, two cores fight over those cache
-        # lines and two threads ran slower than one.
-        self._views = [compiled_view(self._arrays) for _ in range(self.num_threads)]
-        # what Python reads and writes and hands to engine functions (struct.StateRef)
-        self.state = self._views[0]
+        # what Python reads and writes and hands to engine functions (struct.StateView)
+        self.state = compiled_view(self._arrays)
         self._direct = None  # one thread: the compiled step bound to these arrays (step)
 
     def __getstate__(self) -> dict:
-        # the compiled views and the thread pool are handles to this process: rebuilt from
+        # the compiled view and the thread pool are handles to this process: rebuilt from
         # the arrays, never pickled
-        skip = ("state", "_views", "_pool", "_ranges", "obs", "first_obs", "_direct")
+        skip = ("state", "_pool", "_ranges", "obs", "first_obs", "_direct")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, d: dict) -> None:
@@ -80,21 +76,21 @@ class Engine:
         if fn not in _READY:
             self.compile(fn)
         if self._pool is None:  # one thread: a direct call (the single env feels every us)
-            self._job(fn, args, copies, self.state, 0, self.num_envs)
+            self._job(fn, args, copies, 0, self.num_envs)
             return
         # the first range runs on this thread while the pool's threads run the others (one
         # wake-up fewer: with a few hundred envs, waking a thread costs what it saves)
-        jobs = [self._pool.submit(self._job, fn, args, copies, view, lo, hi)
-                for view, (lo, hi) in zip(self._views[1:], self._ranges[1:])]  # fmt: skip
+        jobs = [self._pool.submit(self._job, fn, args, copies, lo, hi)
+                for lo, hi in self._ranges[1:]]  # fmt: skip
         try:
-            self._job(fn, args, copies, self.state, *self._ranges[0])
+            self._job(fn, args, copies, *self._ranges[0])
         finally:  # never return while another thread still writes
             for j in jobs:
                 j.result()
 
-    def _job(self, fn, args, copies, view, lo: int, hi: int) -> None:
+    def _job(self, fn, args, copies, lo: int, hi: int) -> None:
         """One thread's range: the compiled call, then its slice of the copies."""
-        fn(view, *args, lo, hi)
+        fn(self.state, *args, lo, hi)
         if copies is not None:
             copies[0][lo:hi] = self.obs_record[lo:hi]
             copies[1][lo:hi] = self.masks[lo:hi]

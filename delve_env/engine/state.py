@@ -1,6 +1,6 @@
 """The whole game state of N envs: one namedtuple of numpy arrays, env on axis 0.
 
-Compiled mechanics take the state (as `struct.StateRef`, the compiled view of these arrays
+Compiled mechanics take the state (as `struct.StateView`, the compiled view of these arrays
 that `Engine.state` is) and an env index `e` and mutate rows in place. Shapes use
 N envs, F = depth + 1 floors (floor 0 is the courtyard), H x W tiles, R rooms per floor,
 M = 5 member slots, I = 11 item slots per member, K = 6 foes.

@@ -1,15 +1,30 @@
-"""The compiled view of the state: a numba StructRef holding the very arrays of `State`.
+"""The compiled view of the state: a bare pointer to a numba StructRef holding `State`'s arrays.
 
 Numba passes a namedtuple of arrays to a function as every array separately, with a reference
 count bump for each: about 7 ns per array per call, some 0.5 us per call for ~75 arrays. A
-StructRef is passed as one pointer, so mechanics can stay small functions of `(s, e)`.
-Under NUMBA_DISABLE_JIT=1 the namedtuple itself is used. The field lists below must match
-`state.FIELDS` (a test checks it).
+StructRef is one pointer, so mechanics can stay small functions of `(s, e)`; but a StructRef is
+itself reference counted at every function entered, and an array in it at every view taken
+(`s.fog[e, f]`), each an atomic add and subtract: a tenth of an env step. So compiled code
+gets `StatePointer`, the bare address of the StructRef's fields, and the fields are the arrays
+with no meminfo: nothing is counted. `StateView`, what Python holds, keeps the StructRef and
+the arrays alive. Under NUMBA_DISABLE_JIT=1 the namedtuple itself is used. The field lists
+below must match `state.FIELDS` (a test checks it).
 """
 
 import numpy as np
 from numba import config, from_dtype, types
+from numba.core import cgutils, imputils
+from numba.core.datamodel import models
+from numba.core.typing.templates import AttributeTemplate
 from numba.experimental import structref
+from numba.extending import (
+    NativeValue,
+    infer_getattr,
+    intrinsic,
+    lower_getattr_generic,
+    register_model,
+    unbox,
+)
 
 from .jit import njit
 from .state import FIELDS, State
@@ -21,32 +36,7 @@ class StateStruct(types.StructRef):
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
-class StateRef(structref.StructRefProxy):
-    """The Python handle of a StateStruct. Python reads it like the `State` it views: each
-    field is the State's very array, and it iterates, indexes and lists `_fields` as the
-    namedtuple does. Hand this, never the State, to an engine function called from Python:
-    the namedtuple is another type, and numba would compile the function's whole call tree
-    again for it (minutes for a fight or a spell)."""
-
-    def __iter__(self):
-        return iter(self.__dict__["_state"])
-
-    def __len__(self):
-        return len(self.__dict__["_state"])
-
-    def __getitem__(self, i):
-        return self.__dict__["_state"][i]
-
-    def _asdict(self):
-        return self.__dict__["_state"]._asdict()
-
-    def __setattr__(self, name, value):
-        if name in FIELDS:  # as the namedtuple: rebinding would part Python from the struct
-            raise AttributeError(f"can't set {name}: write into its array ({name}[...] = v)")
-        super().__setattr__(name, value)
-
-
-structref.define_boxing(StateStruct, StateRef)
+structref.define_boxing(StateStruct, structref.StructRefProxy)
 
 STRUCT_TYPE = StateStruct(
     [
@@ -56,175 +46,264 @@ STRUCT_TYPE = StateStruct(
 )
 
 
+class StatePointer(types.Type):
+    """The state in compiled code: a pointer to STRUCT_TYPE's fields, never reference counted."""
+
+    def __init__(self):
+        self.dtype = STRUCT_TYPE.get_data_type()  # what models.PointerModel points to
+        super().__init__(name="StatePointer")
+
+
+STATE_POINTER = StatePointer()
+register_model(StatePointer)(models.PointerModel)
+
+
+@infer_getattr
+class _StateFields(AttributeTemplate):
+    key = StatePointer
+
+    def generic_resolve(self, typ, attr):
+        return STRUCT_TYPE.field_dict.get(attr)
+
+
+@lower_getattr_generic(StatePointer)
+def _read_field(context, builder, typ, pointer, attr):
+    fields = cgutils.create_struct_proxy(typ.dtype)(context, builder, ref=pointer)
+    field_type = STRUCT_TYPE.field_dict[attr]
+    return imputils.impl_ret_borrowed(context, builder, field_type, getattr(fields, attr))
+
+
+@unbox(StatePointer)
+def _unbox_state(typ, view, c):
+    address = c.pyapi.object_getattr_string(view, "_address")
+    pointer = c.pyapi.long_as_voidptr(address)
+    c.pyapi.decref(address)
+    failed = cgutils.is_not_null(c.builder, c.pyapi.err_occurred())
+    return NativeValue(c.builder.bitcast(pointer, c.context.get_value_type(typ)), is_error=failed)
+
+
+class StateView:
+    """What Python holds and hands to engine functions: it reads like the `State` it views
+    (each field is the State's very array; it iterates, indexes and lists `_fields` as the
+    namedtuple does) and compiled code sees it as a StatePointer. Hand this, never the State,
+    to an engine function called from Python: the namedtuple is another type, and numba would
+    compile the function's whole call tree again for it (minutes for a fight or a spell)."""
+
+    _numba_type_ = STATE_POINTER
+
+    def __init__(self, state: State):
+        struct = _struct_of(state)
+        self.__dict__.update(state._asdict(), _fields=state._fields, _state=state,
+                             _struct=struct, _address=_fields_address(struct))  # fmt: skip
+
+    def __iter__(self):
+        return iter(self._state)
+
+    def __len__(self):
+        return len(self._state)
+
+    def __getitem__(self, i):
+        return self._state[i]
+
+    def _asdict(self):
+        return self._state._asdict()
+
+    def __setattr__(self, name, value):
+        if name in FIELDS:  # as the namedtuple: rebinding would part Python from the struct
+            raise AttributeError(f"can't set {name}: write into its array ({name}[...] = v)")
+        super().__setattr__(name, value)
+
+
+@intrinsic
+def _unowned(typingctx, array):
+    """`array` with no meminfo: the same data, shape and strides, never reference counted."""
+
+    def codegen(context, builder, signature, args):
+        view = context.make_array(array)(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+@intrinsic
+def _address_of_fields(typingctx, struct):
+    def codegen(context, builder, signature, args):
+        fields = structref._Utils(context, builder, struct).get_data_pointer(args[0])
+        return builder.ptrtoint(fields, context.get_value_type(types.intp))
+
+    return types.intp(struct), codegen
+
+
+@njit(cache=True)
+def _fields_address(struct):
+    return _address_of_fields(struct)
+
+
 @njit(cache=True)
 def _struct_of(nt):
     s = structref.new(STRUCT_TYPE)
-    s.rng = nt.rng
-    s.mode = nt.mode
-    s.outcome = nt.outcome
-    s.steps = nt.steps
-    s.floor = nt.floor
-    s.x = nt.x
-    s.y = nt.y
-    s.pace = nt.pace
-    s.meal_clock = nt.meal_clock
-    s.heal_clock = nt.heal_clock
-    s.rations = nt.rations
-    s.gold = nt.gold
-    s.maps_held = nt.maps_held
-    s.has_book = nt.has_book
-    s.has_king = nt.has_king
-    s.hunting = nt.hunting
-    s.pages_held = nt.pages_held
-    s.book_pages = nt.book_pages
-    s.floor_visited = nt.floor_visited
-    s.effects = nt.effects
-    s.ward_foul = nt.ward_foul
-    s.known_kinds = nt.known_kinds
-    s.practice = nt.practice
-    s.caster = nt.caster
-    s.sel_power = nt.sel_power
-    s.choice_from = nt.choice_from
-    s.keeper_seen = nt.keeper_seen
-    s.keeper_given = nt.keeper_given
-    s.keeper_new = nt.keeper_new
-    s.free_streak = nt.free_streak
-    s.report_pace = nt.report_pace
-    s.book_floor = nt.book_floor
-    s.book_room = nt.book_room
-    s.king_room = nt.king_room
-    s.cls = nt.cls
-    s.in_party = nt.in_party
-    s.order = nt.order
-    s.hp = nt.hp
-    s.ceiling = nt.ceiling
-    s.mana = nt.mana
-    s.well = nt.well
-    s.level = nt.level
-    s.xp = nt.xp
-    s.atk = nt.atk
-    s.luck = nt.luck
-    s.raised = nt.raised
-    s.bout_down = nt.bout_down
-    s.options = nt.options
-    s.spells_known = nt.spells_known
-    s.spells_spent = nt.spells_spent
-    s.wand_casts = nt.wand_casts
-    s.floor_spent = nt.floor_spent
-    s.floor_wand = nt.floor_wand
-    s.names_known = nt.names_known
-    s.primed = nt.primed
-    s.hidden = nt.hidden
-    s.invisible = nt.invisible
-    s.blessed = nt.blessed
-    s.blood_used = nt.blood_used
-    s.item = nt.item
-    s.item_wear = nt.item_wear
-    s.item_dv = nt.item_dv
-    s.sel_member = nt.sel_member
-    s.sel_slot = nt.sel_slot
-    s.tiles = nt.tiles
-    s.fog = nt.fog
-    s.searched = nt.searched
-    s.ways_known = nt.ways_known
-    s.coarse = nt.coarse
-    s.room_of = nt.room_of
-    s.num_rooms = nt.num_rooms
-    s.room_rect = nt.room_rect
-    s.room_code = nt.room_code
-    s.room_known = nt.room_known
-    s.room_entered = nt.room_entered
-    s.room_gold = nt.room_gold
-    s.room_items = nt.room_items
-    s.room_pages = nt.room_pages
-    s.room_map = nt.room_map
-    s.room_chest = nt.room_chest
-    s.room_feature = nt.room_feature
-    s.room_heard = nt.room_heard
-    s.statue_price = nt.statue_price
-    s.statue_threshold = nt.statue_threshold
-    s.bathed = nt.bathed
-    s.band_kind = nt.band_kind
-    s.band_hp = nt.band_hp
-    s.vault_room = nt.vault_room
-    s.vault_lock = nt.vault_lock
-    s.vault_open = nt.vault_open
-    s.wall_combo = nt.wall_combo
-    s.wall_set = nt.wall_set
-    s.wall_num_set = nt.wall_num_set
-    s.wall_history = nt.wall_history
-    s.wall_guesses = nt.wall_guesses
-    s.plate_lit = nt.plate_lit
-    s.plate_pushed = nt.plate_pushed
-    s.plate_key = nt.plate_key
-    s.plate_hints = nt.plate_hints
-    s.plate_hint = nt.plate_hint
-    s.stair_down = nt.stair_down
-    s.stair_up = nt.stair_up
-    s.foe_kind = nt.foe_kind
-    s.foe_hp = nt.foe_hp
-    s.foe_max = nt.foe_max
-    s.fight_room = nt.fight_room
-    s.actor = nt.actor
-    s.fight_round = nt.fight_round
-    s.worker = nt.worker
-    s.goodwill = nt.goodwill
-    s.bribe_asked = nt.bribe_asked
-    s.sneaker = nt.sneaker
-    s.ally_kind = nt.ally_kind
-    s.ally_hp = nt.ally_hp
-    s.foe_status = nt.foe_status
-    s.decoys = nt.decoys
-    s.holy_sword = nt.holy_sword
-    s.charging = nt.charging
-    s.dirty = nt.dirty
-    s.events = nt.events
-    s.achieved = nt.achieved
-    s.reward = nt.reward
-    s.stat_rooms = nt.stat_rooms
-    s.stat_kills = nt.stat_kills
-    s.stat_fights = nt.stat_fights
-    s.stat_lost = nt.stat_lost
-    s.stat_deepest = nt.stat_deepest
-    s.stat_flights = nt.stat_flights
-    s.stat_gold = nt.stat_gold
-    s.stat_vaults = nt.stat_vaults
-    s.stat_vault_wounds = nt.stat_vault_wounds
-    s.stat_hint_gold = nt.stat_hint_gold
-    s.stat_tiles = nt.stat_tiles
-    s.stat_chests = nt.stat_chests
-    s.stat_traps = nt.stat_traps
-    s.stat_bought = nt.stat_bought
-    s.stat_sold = nt.stat_sold
-    s.stat_bids = nt.stat_bids
-    s.stat_baths = nt.stat_baths
-    s.stat_eaten = nt.stat_eaten
-    s.stat_bouts = nt.stat_bouts
-    s.stat_bribes = nt.stat_bribes
-    s.stat_listens = nt.stat_listens
-    s.stat_sneaks = nt.stat_sneaks
-    s.stat_casts = nt.stat_casts
-    s.stat_choices = nt.stat_choices
-    s.kind_met = nt.kind_met
-    s.kind_killed = nt.kind_killed
-    s.kind_learned = nt.kind_learned
-    s.linger_kind = nt.linger_kind
-    s.linger_hp = nt.linger_hp
-    s.linger_xy = nt.linger_xy
-    s.log = nt.log
-    s.log_n = nt.log_n
+    s.rng = _unowned(nt.rng)
+    s.mode = _unowned(nt.mode)
+    s.outcome = _unowned(nt.outcome)
+    s.steps = _unowned(nt.steps)
+    s.floor = _unowned(nt.floor)
+    s.x = _unowned(nt.x)
+    s.y = _unowned(nt.y)
+    s.pace = _unowned(nt.pace)
+    s.meal_clock = _unowned(nt.meal_clock)
+    s.heal_clock = _unowned(nt.heal_clock)
+    s.rations = _unowned(nt.rations)
+    s.gold = _unowned(nt.gold)
+    s.maps_held = _unowned(nt.maps_held)
+    s.has_book = _unowned(nt.has_book)
+    s.has_king = _unowned(nt.has_king)
+    s.hunting = _unowned(nt.hunting)
+    s.pages_held = _unowned(nt.pages_held)
+    s.book_pages = _unowned(nt.book_pages)
+    s.floor_visited = _unowned(nt.floor_visited)
+    s.effects = _unowned(nt.effects)
+    s.ward_foul = _unowned(nt.ward_foul)
+    s.known_kinds = _unowned(nt.known_kinds)
+    s.practice = _unowned(nt.practice)
+    s.caster = _unowned(nt.caster)
+    s.sel_power = _unowned(nt.sel_power)
+    s.choice_from = _unowned(nt.choice_from)
+    s.keeper_seen = _unowned(nt.keeper_seen)
+    s.keeper_given = _unowned(nt.keeper_given)
+    s.keeper_new = _unowned(nt.keeper_new)
+    s.free_streak = _unowned(nt.free_streak)
+    s.report_pace = _unowned(nt.report_pace)
+    s.book_floor = _unowned(nt.book_floor)
+    s.book_room = _unowned(nt.book_room)
+    s.king_room = _unowned(nt.king_room)
+    s.cls = _unowned(nt.cls)
+    s.in_party = _unowned(nt.in_party)
+    s.order = _unowned(nt.order)
+    s.hp = _unowned(nt.hp)
+    s.ceiling = _unowned(nt.ceiling)
+    s.mana = _unowned(nt.mana)
+    s.well = _unowned(nt.well)
+    s.level = _unowned(nt.level)
+    s.xp = _unowned(nt.xp)
+    s.atk = _unowned(nt.atk)
+    s.luck = _unowned(nt.luck)
+    s.raised = _unowned(nt.raised)
+    s.bout_down = _unowned(nt.bout_down)
+    s.options = _unowned(nt.options)
+    s.spells_known = _unowned(nt.spells_known)
+    s.spells_spent = _unowned(nt.spells_spent)
+    s.wand_casts = _unowned(nt.wand_casts)
+    s.floor_spent = _unowned(nt.floor_spent)
+    s.floor_wand = _unowned(nt.floor_wand)
+    s.names_known = _unowned(nt.names_known)
+    s.primed = _unowned(nt.primed)
+    s.hidden = _unowned(nt.hidden)
+    s.invisible = _unowned(nt.invisible)
+    s.blessed = _unowned(nt.blessed)
+    s.blood_used = _unowned(nt.blood_used)
+    s.item = _unowned(nt.item)
+    s.item_wear = _unowned(nt.item_wear)
+    s.item_dv = _unowned(nt.item_dv)
+    s.sel_member = _unowned(nt.sel_member)
+    s.sel_slot = _unowned(nt.sel_slot)
+    s.tiles = _unowned(nt.tiles)
+    s.fog = _unowned(nt.fog)
+    s.searched = _unowned(nt.searched)
+    s.ways_known = _unowned(nt.ways_known)
+    s.coarse = _unowned(nt.coarse)
+    s.room_of = _unowned(nt.room_of)
+    s.num_rooms = _unowned(nt.num_rooms)
+    s.room_rect = _unowned(nt.room_rect)
+    s.room_code = _unowned(nt.room_code)
+    s.room_known = _unowned(nt.room_known)
+    s.room_entered = _unowned(nt.room_entered)
+    s.room_gold = _unowned(nt.room_gold)
+    s.room_items = _unowned(nt.room_items)
+    s.room_pages = _unowned(nt.room_pages)
+    s.room_map = _unowned(nt.room_map)
+    s.room_chest = _unowned(nt.room_chest)
+    s.room_feature = _unowned(nt.room_feature)
+    s.room_heard = _unowned(nt.room_heard)
+    s.statue_price = _unowned(nt.statue_price)
+    s.statue_threshold = _unowned(nt.statue_threshold)
+    s.bathed = _unowned(nt.bathed)
+    s.band_kind = _unowned(nt.band_kind)
+    s.band_hp = _unowned(nt.band_hp)
+    s.vault_room = _unowned(nt.vault_room)
+    s.vault_lock = _unowned(nt.vault_lock)
+    s.vault_open = _unowned(nt.vault_open)
+    s.wall_combo = _unowned(nt.wall_combo)
+    s.wall_set = _unowned(nt.wall_set)
+    s.wall_num_set = _unowned(nt.wall_num_set)
+    s.wall_history = _unowned(nt.wall_history)
+    s.wall_guesses = _unowned(nt.wall_guesses)
+    s.plate_lit = _unowned(nt.plate_lit)
+    s.plate_pushed = _unowned(nt.plate_pushed)
+    s.plate_key = _unowned(nt.plate_key)
+    s.plate_hints = _unowned(nt.plate_hints)
+    s.plate_hint = _unowned(nt.plate_hint)
+    s.stair_down = _unowned(nt.stair_down)
+    s.stair_up = _unowned(nt.stair_up)
+    s.foe_kind = _unowned(nt.foe_kind)
+    s.foe_hp = _unowned(nt.foe_hp)
+    s.foe_max = _unowned(nt.foe_max)
+    s.fight_room = _unowned(nt.fight_room)
+    s.actor = _unowned(nt.actor)
+    s.fight_round = _unowned(nt.fight_round)
+    s.worker = _unowned(nt.worker)
+    s.goodwill = _unowned(nt.goodwill)
+    s.bribe_asked = _unowned(nt.bribe_asked)
+    s.sneaker = _unowned(nt.sneaker)
+    s.ally_kind = _unowned(nt.ally_kind)
+    s.ally_hp = _unowned(nt.ally_hp)
+    s.foe_status = _unowned(nt.foe_status)
+    s.decoys = _unowned(nt.decoys)
+    s.holy_sword = _unowned(nt.holy_sword)
+    s.charging = _unowned(nt.charging)
+    s.dirty = _unowned(nt.dirty)
+    s.events = _unowned(nt.events)
+    s.achieved = _unowned(nt.achieved)
+    s.reward = _unowned(nt.reward)
+    s.stat_rooms = _unowned(nt.stat_rooms)
+    s.stat_kills = _unowned(nt.stat_kills)
+    s.stat_fights = _unowned(nt.stat_fights)
+    s.stat_lost = _unowned(nt.stat_lost)
+    s.stat_deepest = _unowned(nt.stat_deepest)
+    s.stat_flights = _unowned(nt.stat_flights)
+    s.stat_gold = _unowned(nt.stat_gold)
+    s.stat_vaults = _unowned(nt.stat_vaults)
+    s.stat_vault_wounds = _unowned(nt.stat_vault_wounds)
+    s.stat_hint_gold = _unowned(nt.stat_hint_gold)
+    s.stat_tiles = _unowned(nt.stat_tiles)
+    s.stat_chests = _unowned(nt.stat_chests)
+    s.stat_traps = _unowned(nt.stat_traps)
+    s.stat_bought = _unowned(nt.stat_bought)
+    s.stat_sold = _unowned(nt.stat_sold)
+    s.stat_bids = _unowned(nt.stat_bids)
+    s.stat_baths = _unowned(nt.stat_baths)
+    s.stat_eaten = _unowned(nt.stat_eaten)
+    s.stat_bouts = _unowned(nt.stat_bouts)
+    s.stat_bribes = _unowned(nt.stat_bribes)
+    s.stat_listens = _unowned(nt.stat_listens)
+    s.stat_sneaks = _unowned(nt.stat_sneaks)
+    s.stat_casts = _unowned(nt.stat_casts)
+    s.stat_choices = _unowned(nt.stat_choices)
+    s.kind_met = _unowned(nt.kind_met)
+    s.kind_killed = _unowned(nt.kind_killed)
+    s.kind_learned = _unowned(nt.kind_learned)
+    s.linger_kind = _unowned(nt.linger_kind)
+    s.linger_hp = _unowned(nt.linger_hp)
+    s.linger_xy = _unowned(nt.linger_xy)
+    s.log = _unowned(nt.log)
+    s.log_n = _unowned(nt.log_n)
     return s
 
 
 def compiled_view(state: State):
-    """What compiled code is handed and Python reads: a StructRef sharing `state`'s arrays,
-    its fields set as attributes (as fast to read as the namedtuple's), or `state` itself when
-    the JIT is off."""
-    if config.DISABLE_JIT:
-        return state
-    view = _struct_of(state)
-    view.__dict__.update(state._asdict(), _fields=state._fields, _state=state)
-    return view
+    """What compiled code is handed and Python reads: a StateView of `state`'s arrays, or
+    `state` itself when the JIT is off."""
+    return state if config.DISABLE_JIT else StateView(state)
 
 
 @njit(cache=True)
