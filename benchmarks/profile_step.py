@@ -43,6 +43,7 @@ from delve_env.engine.state import (
     DIRTY_SELECT,
 )
 from delve_env.engine.step import next_run, step_slot, write_outputs
+from delve_env.engine.struct import unowned
 from delve_env.tools.bench import machine_info, machine_line, sample_legal
 
 FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("order", DIRTY_ORDER),
@@ -56,6 +57,7 @@ PARTS = ("observe map", "observe party", "observe pack", "observe magic", "obser
 def rules_pass(s, p, party, actions, needs_reset, masks, rewards, terminated, truncated,
                flags, marked):  # fmt: skip
     """The rules; marked[i] counts the steps whose dirty bits hold all of flags[i]."""
+    p, masks = unowned(p), unowned(masks)  # as step_batch
     for e in range(len(actions)):
         if needs_reset[e]:
             next_run(s, p, e, party)
@@ -99,6 +101,8 @@ def part_pass(s, p, part, obs, masks, repeats):
 
 @njit(cache=True)
 def outputs_pass(s, p, needs_reset, obs, masks, kept_rows, kept):
+    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # as step_batch
+    kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(len(needs_reset)):
         write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 

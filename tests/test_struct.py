@@ -13,7 +13,7 @@ from delve_env.engine.state import FIELDS, allocate
 
 def test_struct_lists_every_state_field_once():
     source = inspect.getsource(struct)
-    assert re.findall(r"s\.(\w+) = _unowned\(nt\.\1\)", source) == list(FIELDS)
+    assert re.findall(r"s\.(\w+) = unowned\(nt\.\1\)", source) == list(FIELDS)
     assert re.findall(r"s\.(\w+)\[e\] = 0", source) == list(FIELDS)
 
 

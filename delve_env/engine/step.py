@@ -82,7 +82,7 @@ from .rooms import enter_room
 from .state import DIRTY_ALL, DIRTY_STATUS, ONLY_SPOTS
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
-from .struct import clear_slot
+from .struct import clear_slot, unowned
 from .tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
 from .travel import (
@@ -420,6 +420,8 @@ def step_batch(s, p, party, actions, needs_reset, obs, masks, kept_rows, kept, r
     """Step envs lo..hi-1; an env flagged in `needs_reset` starts a new run instead (its next
     seed drawn from its own RNG, so a slot's games never depend on the others). `paces`: the
     paces each step took (a travel step takes many)."""
+    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
+    kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(lo, hi):
         if needs_reset[e]:
             next_run(s, p, e, party)
@@ -454,6 +456,8 @@ def reset_batch(s, p, party, seeds, which, obs, masks, kept_rows, kept, lo, hi):
 
     An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
     """
+    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
+    kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(lo, hi):
         if which[e]:
             if len(seeds) == 0:
@@ -467,6 +471,8 @@ def reset_batch(s, p, party, seeds, which, obs, masks, kept_rows, kept, lo, hi):
 def refresh_batch(s, p, which, obs, masks, kept_rows, kept, lo, hi):
     """Recompute from scratch the observation and mask of the envs lo..hi-1 flagged in
     `which` (after a state load, or to check the incremental path)."""
+    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
+    kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(lo, hi):
         if which[e]:
             write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, True)
