@@ -15,6 +15,7 @@ in its caller; numba's reference counting shows as NRT_incref / NRT_decref.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import pkgutil
@@ -83,32 +84,41 @@ def write_perf_map() -> int:
     return len(symbols)
 
 
+def sample(num_envs: int, seconds: float) -> list[tuple[str, str]]:
+    """(share %, function) of perf's samples over `seconds` of profile_step's run, largest first."""
+    profile_step.profile(num_envs, 0.5)  # compiles, and walks the games past their start
+    print(f"{write_perf_map()} compiled functions mapped; sampling...", file=sys.stderr)
+    data = os.path.join(SCRATCH, "perf.data")
+    perf = subprocess.Popen(["perf", "record", "-F", "999", "-p", str(os.getpid()), "-o", data],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    time.sleep(1.0)  # perf attaches
+    profile_step.profile(num_envs, seconds)
+    perf.send_signal(signal.SIGINT)
+    perf.wait()
+    report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "sym",
+                             "--stdio"], capture_output=True, text=True).stdout  # fmt: skip
+    return re.findall(r"^\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$", report, re.MULTILINE)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--num-envs", type=int, default=1024)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args(argv)
-    if shutil.which("perf") is None or shutil.which("nm") is None:
-        print("needs `perf` and `nm` (binutils) on the PATH", file=sys.stderr)
-        return 2
-    print("compiling the engine into a scratch cache (minutes)...", file=sys.stderr)
-    profile_step.profile(args.num_envs, 0.5)  # compiles, and walks the games past their start
-    print(f"{write_perf_map()} compiled functions mapped; sampling...", file=sys.stderr)
-    data = os.path.join(SCRATCH, "perf.data")
-    perf = subprocess.Popen(["perf", "record", "-F", "999", "-p", str(os.getpid()), "-o", data],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    time.sleep(1.0)  # perf attaches
-    profile_step.profile(args.num_envs, args.seconds)
-    perf.send_signal(signal.SIGINT)
-    perf.wait()
-    report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "sym",
-                             "--stdio"], capture_output=True, text=True).stdout  # fmt: skip
-    rows = re.findall(r"^\s+([\d.]+)%\s+\[[.k]\]\s+(.+?)\s*$", report, re.MULTILINE)
+    try:
+        if shutil.which("perf") is None or shutil.which("nm") is None:
+            print("needs `perf` and `nm` (binutils) on the PATH", file=sys.stderr)
+            return 2
+        print("compiling the engine into a scratch cache (minutes)...", file=sys.stderr)
+        rows = sample(args.num_envs, args.seconds)
+    finally:  # the scratch cache and the map are this run's alone
+        shutil.rmtree(SCRATCH, ignore_errors=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(f"/tmp/perf-{os.getpid()}.map")
     print(f"share of all samples, N={args.num_envs}, one thread, {args.seconds:g} s")
     for share, name in rows[: args.top]:
         print(f"{float(share):6.2f}%  {name}")
-    shutil.rmtree(SCRATCH, ignore_errors=True)
     return 0
 
 
