@@ -166,6 +166,7 @@ class DelveEnv(gym.Env):
         self.engine = Engine(1, self.config.params(), self.config.party_classes())
         self.observation_space = observation_space()
         self.action_space = action_space()
+        self._strict = self.config.invalid_action == "raise"
         self._running = False
         self._seeded = False
 
@@ -194,15 +195,15 @@ class DelveEnv(gym.Env):
             raise ResetNeeded("call reset() before step(), and again after an episode ends")
         a = check_action(action)
         eng = self.engine
-        if self.config.invalid_action == "raise" and not eng.masks[0, a]:
+        if self._strict and not eng.masks[0, a]:
             mode = MODE_NAMES[eng.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
         eng.actions[0] = a  # the engine's own inputs: nothing to copy in
         eng.step(eng.actions, eng.needs_reset)
-        terminated, truncated = bool(eng.terminated[0]), bool(eng.truncated[0])
+        terminated, truncated = eng.terminated.item(0), eng.truncated.item(0)
         info = self._info()
-        info["invalid_action"] = bool(eng.invalid[0])
-        info["paces"] = int(eng.paces[0])
+        info["invalid_action"] = eng.invalid.item(0)
+        info["paces"] = eng.paces.item(0)
         if self.config.fight_log:
             info["log"] = fightlog.decode(eng.state, 0)
         if terminated or truncated:
@@ -210,7 +211,7 @@ class DelveEnv(gym.Env):
             info["episode_stats"] = episode_stats(eng.state, 0)
         if self.render_mode == "human":
             print(self.render_text())
-        return self._observation(), float(eng.rewards[0]), terminated, truncated, info
+        return self._observation(), eng.rewards.item(0), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (what sb3-contrib's MaskablePPO asks for)."""
@@ -262,10 +263,8 @@ class DelveEnv(gym.Env):
         return {k: v.copy() for k, v in self.engine.first_obs.items()}
 
     def _info(self) -> dict:
-        info = {
-            "action_mask": self.engine.masks[0].copy(),
-            "events": int(self.engine.state.events[0]),
-        }
-        if self.engine.state.keeper_new[0]:  # SIX-1..2: Sixpence spoke this step
-            info["keeper"] = said(int(self.engine.state.keeper_new[0]))
+        eng = self.engine
+        info = {"action_mask": eng.masks[0].copy(), "events": eng.state.events.item(0)}
+        if eng.state.keeper_new[0]:  # SIX-1..2: Sixpence spoke this step
+            info["keeper"] = said(eng.state.keeper_new.item(0))
         return info

@@ -173,7 +173,7 @@ def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float
             if j == BLOCK:
                 u, j = rng.random(BLOCK), 0
             if masked:
-                legal = np.flatnonzero(info["action_mask"])
+                legal = info["action_mask"].nonzero()[0]  # (np.flatnonzero: 1 us more)
                 action = int(legal[int(u[j] * len(legal))])
             else:
                 action = int(u[j] * num_actions)
