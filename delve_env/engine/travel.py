@@ -233,17 +233,27 @@ def spot_paces(s, e, grid):
     dist = grid.reshape(H * W)
     fog = s.fog[e, f].reshape(H * W)
     queue = np.empty(H * W, dtype=np.int32)
-    for kind in (1, 2):
-        mark_known_walkable(fog, dist)
-        tail = 0
-        for c in range(W, H * W - W):  # the edge rows are rock
-            if dist[c] == UNREACHED and search_spot(s, e, f, c % W, c // W) == kind:
+    rooms = np.empty(H * W, dtype=np.int32)  # the spots in rooms, asked once with the halls'
+    mark_known_walkable(fog, dist)
+    tail = num_rooms = 0
+    for c in range(W, H * W - W):  # the edge rows are rock
+        if dist[c] == UNREACHED:
+            kind = search_spot(s, e, f, c % W, c // W)
+            if kind == 1:
                 dist[c] = 0
                 queue[tail] = c
                 tail += 1
-        spread(dist, queue, tail, W)
-        if dist[s.y[e] * W + s.x[e]] >= 0:
-            return
+            elif kind == 2:
+                rooms[num_rooms] = c
+                num_rooms += 1
+    spread(dist, queue, tail, W)
+    if dist[s.y[e] * W + s.x[e]] >= 0:
+        return
+    mark_known_walkable(fog, dist)
+    for i in range(num_rooms):
+        dist[rooms[i]] = 0
+        queue[i] = rooms[i]
+    spread(dist, queue, num_rooms, W)
 
 
 WAYS_FRESH = 1 << 7  # `ways_known` holds the bits below
