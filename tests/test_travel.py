@@ -41,7 +41,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.party import join_king
-from delve_env.engine.state import ONLY_SPOTS, STAIRS_REACHED
+from delve_env.engine.state import NO_HALL_SPOT, ONLY_SPOTS, STAIRS_REACHED
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
@@ -74,6 +74,7 @@ from delve_env.engine.travel import (
     first_steps,
     goal_paces,
     known_ways,
+    search_spot,
     spot_paces,
     stair_paces,
 )
@@ -222,16 +223,27 @@ def test_with_no_goal_in_reach_explore_looks_for_search_spots_alone():
     floors part explored by random play with their maps held and every room entered, with
     and without the walls beside halls searched out (then the spots are in rooms)."""
     ways, told = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
-    checked = {"hall": 0, "room": 0, "search here": 0}
+    checked = {"hall": 0, "room": 0, "search here": 0, "rooms only": 0}
     for s, where, searched_out in goalless_floors(3):
         x0, y0 = int(s.x[0]), int(s.y[0])
-        for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, int(s.floor[0])]])):
+        f = int(s.floor[0])
+        for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
             s.x[0], s.y[0] = x, y
+            reach = paces_from(s, [(x, y)]) >= 0
+            in_hall = any(
+                search_spot(s, 0, f, int(c), int(r)) == 1 for r, c in zip(*np.nonzero(reach))
+            )
             for want in (-1, EXPLORE_TO):
-                assert first_steps(s, 0, ways, want) == first_steps(s, 0, told, want, ONLY_SPOTS)
+                learned = first_steps(s, 0, ways, want)
+                assert learned == ONLY_SPOTS | (0 if in_hall else NO_HALL_SPOT), (where, x, y)
+                assert first_steps(s, 0, told, want, ONLY_SPOTS) == learned
                 assert (ways == told).all(), (where, x, y, want)
+                if not in_hall:  # told no spot in reach is in a hall: the nearest in a room
+                    assert first_steps(s, 0, told, want, learned) == learned
+                    assert (ways == told).all(), (where, x, y, want, "rooms only")
             checked["room" if searched_out else "hall"] += 1
             checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
+            checked["rooms only"] += not in_hall
         s.x[0], s.y[0] = x0, y0
     assert min(checked.values()) > 20, checked
 
@@ -807,6 +819,36 @@ def test_a_search_keeps_only_spots_and_new_ground_spends_it(scene):
     search_walls(s, scene.p, 0, rng)
     assert s.tiles[0, 1, 10, 16] == DOOR and s.ways_known[0] == 0
     assert known_ways(s, 0) == find_ways(s, 0) == WAYS_FRESH | 1 << EXPLORE_TO
+
+
+def test_a_search_keeps_no_hall_spot_and_new_ground_spends_it(scene):
+    """state.NO_HALL_SPOT: with no explore goal in reach and every search spot in reach in a
+    room, the kept ways' search says so; a search that finds nothing keeps it (it spends
+    spots), new ground seen spends it, and the kept ways equal a fresh search each time.
+    Told so, explore's search stops at the nearest spot in a room, the full search's way."""
+    hidden_room_floor(scene, find=0.0)
+    s, rng = scene.s, make_rng(0)
+    s.searched[0, 10, 16] = SEARCH_TRIES  # the hall's end searched out: room 1's west wall left
+    rooms_only = WAYS_FRESH | ONLY_SPOTS | NO_HALL_SPOT | 1 << EXPLORE_TO
+    s.ways_known[0] = 0
+    assert known_ways(s, 0) == find_ways(s, 0) == rooms_only
+    ways, told = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
+    for x, way in ((5, SEARCH_HERE), (8, 3), (12, 3)):  # on the wall's spots; east of them
+        s.x[0] = x
+        assert first_steps(s, 0, ways, EXPLORE_TO) == ONLY_SPOTS | NO_HALL_SPOT
+        assert (
+            first_steps(s, 0, told, EXPLORE_TO, ONLY_SPOTS | NO_HALL_SPOT)
+            == ONLY_SPOTS | NO_HALL_SPOT
+        )
+        assert ways[EXPLORE_TO] == told[EXPLORE_TO] == way, x
+    s.x[0] = 5
+    search_walls(s, scene.p, 0, rng)
+    assert s.ways_known[0] == ONLY_SPOTS | NO_HALL_SPOT
+    assert known_ways(s, 0) == find_ways(s, 0) == rooms_only
+    s.searched[0, 10, 16] = 0  # the hall's end worth searching again: only new ground tells
+    remember(s, 0, 1, 3, 9, 3, 9)  # (new ground: a tile behind the west wall seen)
+    assert s.ways_known[0] == 0
+    assert known_ways(s, 0) == find_ways(s, 0) == WAYS_FRESH | ONLY_SPOTS | 1 << EXPLORE_TO
 
 
 @pytest.mark.parametrize("jump", ["arrive", "land"])

@@ -216,7 +216,10 @@ STAIRS_REACHED = 0b110
 # true while the party only walks or searches, so a search keeps it (`&= KEPT_BY_SEARCH`) and
 # the next search for explore's way looks for search spots alone, stopping at the nearest
 ONLY_SPOTS = 0b1000
-KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS
+# and, with it, "none of those spots is in a hall": a search only spends spots, so it is kept
+# as ONLY_SPOTS is, and the next search stops at the nearest spot in a room
+NO_HALL_SPOT = 0b10000
+KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS | NO_HALL_SPOT
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

@@ -79,7 +79,7 @@ from .quest import update_quest
 from .rewards import FREE_ACTION_REWARD, step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
-from .state import DIRTY_ALL, DIRTY_STATUS, ONLY_SPOTS
+from .state import DIRTY_ALL, DIRTY_STATUS
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot, unowned
@@ -322,8 +322,8 @@ def travel(s, p, e, kind, rng):
         elif kind == EXPLORE_TO:
             d = downhill(s, e, dist) if goals else NO_WAY
             if d == NO_WAY:  # no field, or the party stands on a goal of it or off it
-                if first_steps(s, e, ways, kind, s.ways_known[e]):
-                    s.ways_known[e] |= ONLY_SPOTS  # (until the known map changes)
+                # what it learned (no goal; no spot in a hall) holds until the map changes
+                s.ways_known[e] |= first_steps(s, e, ways, kind, s.ways_known[e])
                 d = ways[kind]
                 if d == NO_WAY:
                     break

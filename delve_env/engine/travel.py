@@ -10,7 +10,7 @@ from .floors import DX, DY
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .state import FOUND_CODE, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
+from .state import FOUND_CODE, NO_HALL_SPOT, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
 from .tables import DOOR, EXPLORE, HALL, MAX_MEMBERS, ROCK, ROOM, STAIR_DOWN, STAIR_UP
 from .traits import may_heal
 
@@ -112,12 +112,14 @@ def first_steps(s, e, ways, want, known=0):
     explore goal, else the nearest search spot in a hall, else in a room; the stair down once
     seen and open; the stair up), NO_WAY when there is none or the party is on it,
     SEARCH_HERE for explore standing on a search spot. Ties go to the first direction in
-    north, east, south, west order. Returns whether explore was asked on a floor and has no
-    goal.
+    north, east, south, west order. Returns `ways_known`'s bits for what the search learned:
+    ONLY_SPOTS when explore was asked on a floor and has no goal, with NO_HALL_SPOT when no
+    search spot in reach is in a hall; 0 otherwise.
     `want` >= 0 asks for that kind only (the others are left NO_WAY), and the stairs whose
     bit is set in `known` (`ways_known`'s bits still true) are not asked either; with its
-    ONLY_SPOTS bit explore looks for search spots alone. The search stops as soon as what is
-    asked is found (a tile's direction is final once it is reached)."""
+    ONLY_SPOTS bit explore looks for search spots alone, and with NO_HALL_SPOT too, for spots
+    in rooms alone. The search stops as soon as what is asked is found (a tile's direction is
+    final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0:
@@ -136,6 +138,7 @@ def first_steps(s, e, ways, want, known=0):
     need_up &= known & (1 << UP_TO) == 0
     no_goal = need_explore  # (explore asked, and no goal found yet)
     spots = (known & ONLY_SPOTS) != 0  # no goal in reach: the nearest hall spot ends the search
+    rooms_only = spots and (known & NO_HALL_SPOT) != 0  # ... or the nearest spot in a room
     room_spot = -1  # (the nearest spot in a room, while spots are looked for)
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
     # once reached: the first pace's direction; -1 on the party and on what cannot be walked.
@@ -150,7 +153,7 @@ def first_steps(s, e, ways, want, known=0):
         head += 1
         if need_explore and spots:
             kind = search_spot(s, e, f, c % W, c // W)
-            if kind == 1:
+            if kind == 1 or (kind == 2 and rooms_only):
                 ways[EXPLORE_TO] = SEARCH_HERE if c == start else first[c]
                 need_explore = False
             elif kind == 2 and room_spot < 0:
@@ -178,7 +181,10 @@ def first_steps(s, e, ways, want, known=0):
         spot = room_spot if spots else nearest_search_spot(s, e, f, queue, tail)
         if spot >= 0:
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
-    return no_goal
+        rooms_only = spot < 0 or search_spot(s, e, f, spot % W, spot // W) == 2
+    if not no_goal:
+        return 0
+    return ONLY_SPOTS | (NO_HALL_SPOT if rooms_only else 0)
 
 
 @njit(cache=True)
@@ -270,15 +276,15 @@ def stands_on(s, e, stair):
 @njit(cache=True)
 def find_ways(s, e, known=0):
     """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
-    on the known map, or stands on (a stair); ONLY_SPOTS: explore's goals are search spots;
-    with WAYS_FRESH. Walking on the known map changes none of them (the party's tile is never
+    on the known map, or stands on (a stair); ONLY_SPOTS: explore's goals are search spots
+    (NO_HALL_SPOT: in rooms); with WAYS_FRESH. Walking on the known map changes none of them (the party's tile is never
     an explore goal: it sees around it). The bits of `known` that are still true (the stairs
-    reached, ONLY_SPOTS) are taken as they are, unsearched."""
+    reached, ONLY_SPOTS, NO_HALL_SPOT) are taken as they are, unsearched."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    only_spots = first_steps(s, e, ways, -1, known)
+    learned = first_steps(s, e, ways, -1, known)
     f = s.floor[e]
     opened = (s.maps_held[e] >> f) != 0
-    bits = WAYS_FRESH | (known & STAIRS_REACHED) | (ONLY_SPOTS if only_spots else 0)
+    bits = WAYS_FRESH | (known & STAIRS_REACHED) | learned
     if ways[EXPLORE_TO] != NO_WAY:
         bits |= 1 << EXPLORE_TO
     if ways[DOWN_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_down) and opened):
