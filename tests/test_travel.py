@@ -41,7 +41,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.party import join_king
-from delve_env.engine.state import NO_HALL_SPOT, ONLY_SPOTS, STAIRS_REACHED
+from delve_env.engine.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS, STAIRS_REACHED
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
@@ -221,29 +221,37 @@ def test_with_no_goal_in_reach_explore_looks_for_search_spots_alone():
     the nearest spot in a hall rather than searching the whole known floor for a goal)
     takes the first pace the full search takes, from every remembered walkable tile, on
     floors part explored by random play with their maps held and every room entered, with
-    and without the walls beside halls searched out (then the spots are in rooms)."""
+    and without the walls beside halls searched out (then the spots are in rooms), and with
+    every wall searched out (no spot). The search says whether a spot in reach is in a hall
+    (NO_HALL_SPOT) or any is (NO_SPOT), as a plain search finds; told so, it stops at the
+    nearest spot in a room, or does not search, and still takes the same pace."""
     ways, told = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
-    checked = {"hall": 0, "room": 0, "search here": 0, "rooms only": 0}
+    checked = {"hall": 0, "room": 0, "search here": 0, "rooms only": 0, "no spot": 0}
     for s, where, searched_out in goalless_floors(3):
         x0, y0 = int(s.x[0]), int(s.y[0])
         f = int(s.floor[0])
-        for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
-            s.x[0], s.y[0] = x, y
-            reach = paces_from(s, [(x, y)]) >= 0
-            in_hall = any(
-                search_spot(s, 0, f, int(c), int(r)) == 1 for r, c in zip(*np.nonzero(reach))
-            )
-            for want in (-1, EXPLORE_TO):
-                learned = first_steps(s, 0, ways, want)
-                assert learned == ONLY_SPOTS | (0 if in_hall else NO_HALL_SPOT), (where, x, y)
-                assert first_steps(s, 0, told, want, ONLY_SPOTS) == learned
-                assert (ways == told).all(), (where, x, y, want)
-                if not in_hall:  # told no spot in reach is in a hall: the nearest in a room
-                    assert first_steps(s, 0, told, want, learned) == learned
-                    assert (ways == told).all(), (where, x, y, want, "rooms only")
-            checked["room" if searched_out else "hall"] += 1
-            checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
-            checked["rooms only"] += not in_hall
+        searched = s.searched[0].copy()
+        for every_wall in (False, True):
+            if every_wall:
+                s.searched[0] = SEARCH_TRIES
+            for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
+                s.x[0], s.y[0] = x, y
+                reach = zip(*np.nonzero(paces_from(s, [(x, y)]) >= 0))
+                kinds = {search_spot(s, 0, f, int(c), int(r)) for r, c in reach}
+                bits = ONLY_SPOTS | (0 if 1 in kinds else NO_HALL_SPOT)
+                bits |= 0 if kinds & {1, 2} else NO_SPOT
+                for want in (-1, EXPLORE_TO):
+                    learned = first_steps(s, 0, ways, want)
+                    assert learned == bits, (where, x, y)
+                    assert first_steps(s, 0, told, want, ONLY_SPOTS) == learned
+                    assert (ways == told).all(), (where, x, y, want)
+                    assert first_steps(s, 0, told, want, learned) == learned  # told it all
+                    assert (ways == told).all(), (where, x, y, want, learned)
+                checked["no spot" if every_wall else "room" if searched_out else "hall"] += 1
+                checked["search here"] += ways[EXPLORE_TO] == SEARCH_HERE
+                checked["rooms only"] += bits == ONLY_SPOTS | NO_HALL_SPOT
+                assert (ways[EXPLORE_TO] == NO_WAY) == (bits & NO_SPOT != 0)
+            s.searched[0] = searched
         s.x[0], s.y[0] = x0, y0
     assert min(checked.values()) > 20, checked
 
@@ -822,10 +830,11 @@ def test_a_search_keeps_only_spots_and_new_ground_spends_it(scene):
 
 
 def test_a_search_keeps_no_hall_spot_and_new_ground_spends_it(scene):
-    """state.NO_HALL_SPOT: with no explore goal in reach and every search spot in reach in a
-    room, the kept ways' search says so; a search that finds nothing keeps it (it spends
-    spots), new ground seen spends it, and the kept ways equal a fresh search each time.
-    Told so, explore's search stops at the nearest spot in a room, the full search's way."""
+    """state.NO_HALL_SPOT (and NO_SPOT): with no explore goal in reach and every search spot
+    in reach in a room (or none), the kept ways' search says so; a search that finds nothing
+    keeps it (it spends spots), new ground seen spends it, and the kept ways equal a fresh
+    search each time. Told so, explore's search stops at the nearest spot in a room, the
+    full search's way (or finds no way without searching)."""
     hidden_room_floor(scene, find=0.0)
     s, rng = scene.s, make_rng(0)
     s.searched[0, 10, 16] = SEARCH_TRIES  # the hall's end searched out: room 1's west wall left
@@ -845,6 +854,15 @@ def test_a_search_keeps_no_hall_spot_and_new_ground_spends_it(scene):
     search_walls(s, scene.p, 0, rng)
     assert s.ways_known[0] == ONLY_SPOTS | NO_HALL_SPOT
     assert known_ways(s, 0) == find_ways(s, 0) == rooms_only
+    s.searched[0, 9:12, 4] = SEARCH_TRIES  # room 1's west wall searched out: no spot left
+    search_walls(s, scene.p, 0, rng)
+    no_spot = WAYS_FRESH | ONLY_SPOTS | NO_HALL_SPOT | NO_SPOT  # explore has no way
+    assert known_ways(s, 0) == find_ways(s, 0) == no_spot
+    assert first_steps(s, 0, ways, EXPLORE_TO, no_spot) == no_spot & ~WAYS_FRESH
+    assert ways[EXPLORE_TO] == NO_WAY
+    search_walls(s, scene.p, 0, rng)
+    assert s.ways_known[0] == ONLY_SPOTS | NO_HALL_SPOT | NO_SPOT
+    assert known_ways(s, 0) == find_ways(s, 0) == no_spot
     s.searched[0, 10, 16] = 0  # the hall's end worth searching again: only new ground tells
     remember(s, 0, 1, 3, 9, 3, 9)  # (new ground: a tile behind the west wall seen)
     assert s.ways_known[0] == 0

@@ -219,7 +219,9 @@ ONLY_SPOTS = 0b1000
 # and, with it, "none of those spots is in a hall": a search only spends spots, so it is kept
 # as ONLY_SPOTS is, and the next search stops at the nearest spot in a room
 NO_HALL_SPOT = 0b10000
-KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS | NO_HALL_SPOT
+# and, with both, "there is no search spot in reach at all": explore has no way, unsearched
+NO_SPOT = 0b100000
+KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS | NO_HALL_SPOT | NO_SPOT
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

@@ -10,7 +10,7 @@ from .floors import DX, DY
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .state import FOUND_CODE, NO_HALL_SPOT, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
+from .state import FOUND_CODE, NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
 from .tables import DOOR, EXPLORE, HALL, MAX_MEMBERS, ROCK, ROOM, STAIR_DOWN, STAIR_UP
 from .traits import may_heal
 
@@ -114,12 +114,12 @@ def first_steps(s, e, ways, want, known=0):
     SEARCH_HERE for explore standing on a search spot. Ties go to the first direction in
     north, east, south, west order. Returns `ways_known`'s bits for what the search learned:
     ONLY_SPOTS when explore was asked on a floor and has no goal, with NO_HALL_SPOT when no
-    search spot in reach is in a hall; 0 otherwise.
+    search spot in reach is in a hall, and NO_SPOT too when there is none; 0 otherwise.
     `want` >= 0 asks for that kind only (the others are left NO_WAY), and the stairs whose
     bit is set in `known` (`ways_known`'s bits still true) are not asked either; with its
-    ONLY_SPOTS bit explore looks for search spots alone, and with NO_HALL_SPOT too, for spots
-    in rooms alone. The search stops as soon as what is asked is found (a tile's direction is
-    final once it is reached)."""
+    ONLY_SPOTS bit explore looks for search spots alone, with NO_HALL_SPOT too for spots in
+    rooms alone, and with NO_SPOT too not at all. The search stops as soon as what is asked is
+    found (a tile's direction is final once it is reached)."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0:
@@ -139,6 +139,10 @@ def first_steps(s, e, ways, want, known=0):
     no_goal = need_explore  # (explore asked, and no goal found yet)
     spots = (known & ONLY_SPOTS) != 0  # no goal in reach: the nearest hall spot ends the search
     rooms_only = spots and (known & NO_HALL_SPOT) != 0  # ... or the nearest spot in a room
+    no_spot = rooms_only and (known & NO_SPOT) != 0  # ... or nothing is left to look for
+    need_explore &= not no_spot
+    if not (need_explore or need_down or need_up):
+        return learned_bits(no_goal, rooms_only, no_spot)
     room_spot = -1  # (the nearest spot in a room, while spots are looked for)
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
     # once reached: the first pace's direction; -1 on the party and on what cannot be walked.
@@ -182,9 +186,16 @@ def first_steps(s, e, ways, want, known=0):
         if spot >= 0:
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
         rooms_only = spot < 0 or search_spot(s, e, f, spot % W, spot // W) == 2
+        no_spot = spot < 0
+    return learned_bits(no_goal, rooms_only, no_spot)
+
+
+@njit(cache=True, inline="always")
+def learned_bits(no_goal, rooms_only, no_spot):
+    """`first_steps`' answer: what `ways_known` may keep of its search."""
     if not no_goal:
         return 0
-    return ONLY_SPOTS | (NO_HALL_SPOT if rooms_only else 0)
+    return ONLY_SPOTS | (NO_HALL_SPOT if rooms_only else 0) | (NO_SPOT if no_spot else 0)
 
 
 @njit(cache=True)
@@ -277,9 +288,10 @@ def stands_on(s, e, stair):
 def find_ways(s, e, known=0):
     """Bit k set: travel kind k (EXPLORE_TO, DOWN_TO, UP_TO) has a goal the party can walk to
     on the known map, or stands on (a stair); ONLY_SPOTS: explore's goals are search spots
-    (NO_HALL_SPOT: in rooms); with WAYS_FRESH. Walking on the known map changes none of them (the party's tile is never
-    an explore goal: it sees around it). The bits of `known` that are still true (the stairs
-    reached, ONLY_SPOTS, NO_HALL_SPOT) are taken as they are, unsearched."""
+    (NO_HALL_SPOT: in rooms; NO_SPOT: none); with WAYS_FRESH. Walking on the known map
+    changes none of them (the party's tile is never an explore goal: it sees around it). The
+    bits of `known` that are still true (the stairs reached, ONLY_SPOTS and the bits with
+    it) are taken as they are, unsearched."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     learned = first_steps(s, e, ways, -1, known)
     f = s.floor[e]
