@@ -166,7 +166,6 @@ class DelveEnv(gym.Env):
         self.engine = Engine(1, self.config.params(), self.config.party_classes())
         self.observation_space = observation_space()
         self.action_space = action_space()
-        self._strict = self.config.invalid_action == "raise"
         self._running = False
         self._seeded = False
 
@@ -195,7 +194,7 @@ class DelveEnv(gym.Env):
             raise ResetNeeded("call reset() before step(), and again after an episode ends")
         a = check_action(action)
         eng = self.engine
-        if self._strict and not eng.masks[0, a]:
+        if self.config.invalid_action == "raise" and not eng.masks[0, a]:
             mode = MODE_NAMES[eng.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
         eng.actions[0] = a  # the engine's own inputs: nothing to copy in
