@@ -310,7 +310,8 @@ def find_ways(s, e, known=0):
 def known_ways(s, e):
     """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
     entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits; a search
-    keeps ONLY_SPOTS too), another floor or a landing (those set it to 0). Each step and reset
+    keeps ONLY_SPOTS and the bits with it too: KEPT_BY_SEARCH), another floor or a landing
+    (those set it to 0). Each step and reset
     ends with it fresh (step.step_slot), so the state stays a function of the game however
     many paces a step took, and one search serves every mask until the party sees something
     new: a search that stops at the nearest explore goal once the stairs are reached. A full
