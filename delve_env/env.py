@@ -264,6 +264,6 @@ class DelveEnv(gym.Env):
     def _info(self) -> dict:
         eng = self.engine
         info = {"action_mask": eng.masks[0].copy(), "events": eng.state.events.item(0)}
-        if eng.state.keeper_new[0]:  # SIX-1..2: Sixpence spoke this step
+        if eng.state.keeper_new.item(0):  # SIX-1..2: Sixpence spoke this step
             info["keeper"] = said(eng.state.keeper_new.item(0))
         return info

@@ -1,4 +1,5 @@
-"""The compiled view of the state must carry every field of `State` (engine/struct.py)."""
+"""The compiled views of the state and of the engine's buffers must carry every field of
+`State` and `IO` (engine/struct.py)."""
 
 import gc
 import inspect
@@ -7,14 +8,38 @@ import re
 import numpy as np
 import pytest
 
+from delve_env.config import Config
 from delve_env.engine import struct
+from delve_env.engine.actions import A_STAIRS, A_WAIT
+from delve_env.engine.batch import Engine
 from delve_env.engine.state import FIELDS, allocate
 
 
 def test_struct_lists_every_state_field_once():
-    source = inspect.getsource(struct)
+    source = inspect.getsource(struct._struct_of.py_func)
     assert re.findall(r"s\.(\w+) = unowned\(nt\.\1\)", source) == list(FIELDS)
+    source = inspect.getsource(struct.clear_slot.py_func)
     assert re.findall(r"s\.(\w+)\[e\] = 0", source) == list(FIELDS)
+
+
+def test_the_buffers_struct_lists_every_buffer_once():
+    source = inspect.getsource(struct._io_struct_of.py_func)
+    assert re.findall(r"s\.(\w+) = unowned\(nt\.\1\)", source) == list(struct.IO_FIELDS)
+
+
+def test_the_entry_points_write_through_the_buffers_view():
+    """The engine's buffers, handed to compiled code as one pointer, are the very arrays
+    Python reads: a step writes its rewards, flags, paces and outputs into them."""
+    cfg = Config.from_kwargs(max_steps=1)
+    eng = Engine(3, cfg.params(), cfg.party_classes())
+    eng.reset(np.arange(3, dtype=np.uint64), np.ones(3, dtype=np.bool_))
+    record, masks = eng.obs_record.copy(), eng.masks.copy()
+    eng.actions[:] = [A_STAIRS, A_WAIT, A_STAIRS]  # wait is refused in the courtyard
+    eng.step(eng.actions, eng.needs_reset)
+    assert list(eng.truncated) == [True, True, True] and list(eng.invalid) == [0, 1, 0]
+    assert list(eng.paces) == [0, 0, 0] and eng.state.floor.tolist() == [1, 0, 1]
+    assert (eng.obs_record[[0, 2]] != record[[0, 2]]).any(1).all()
+    assert (eng.masks[[0, 2]] != masks[[0, 2]]).any()
 
 
 def test_compiled_view_shares_the_arrays():

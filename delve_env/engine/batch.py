@@ -17,9 +17,10 @@ from .layout import OBS_BYTES, views
 from .params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .state import allocate
 from .step import refresh_batch, reset_batch, step_batch
-from .struct import compiled_view
+from .struct import IO, IO_FIELDS, compiled_io, compiled_view
 
 _READY = set()  # the entry points compiled or loaded in this process
+_IO_NAMES = {"obs": "obs_record"}  # struct.IO's fields that the Engine names otherwise
 
 
 class Engine:
@@ -55,12 +56,13 @@ class Engine:
         self._pool = ThreadPoolExecutor(self.num_threads - 1) if self.num_threads > 1 else None
         # what Python reads and writes and hands to engine functions (struct.StateView)
         self.state = compiled_view(self._arrays)
+        self._io = compiled_io(IO(*(getattr(self, _IO_NAMES.get(k, k)) for k in IO_FIELDS)))
         self._direct = None  # one thread: the compiled step bound to these arrays (step)
 
     def __getstate__(self) -> dict:
         # the compiled view and the thread pool are handles to this process: rebuilt from
         # the arrays, never pickled
-        skip = ("state", "_pool", "_ranges", "obs", "first_obs", "_direct")
+        skip = ("state", "_io", "_pool", "_ranges", "obs", "first_obs", "_direct")
         return {k: v for k, v in self.__dict__.items() if k not in skip}
 
     def __setstate__(self, d: dict) -> None:
@@ -70,7 +72,7 @@ class Engine:
         self._set_threads(self.num_threads)
 
     def _run(self, fn, *args, copies=None) -> None:
-        """Call compiled `fn(view, *args, lo, hi)` over every env range, one thread each; with
+        """Call compiled `fn(state, io, *args, lo, hi)` over every env range, one thread each; with
         `copies` (record, masks), each thread then copies its range of the outputs there."""
 
         if fn not in _READY:
@@ -90,7 +92,7 @@ class Engine:
 
     def _job(self, fn, args, copies, lo: int, hi: int) -> None:
         """One thread's range: the compiled call, then its slice of the copies."""
-        fn(self.state, *args, lo, hi)
+        fn(self.state, self._io, *args, lo, hi)
         if copies is not None:
             copies[0][lo:hi] = self.obs_record[lo:hi]
             copies[1][lo:hi] = self.masks[lo:hi]
@@ -104,22 +106,17 @@ class Engine:
         if not todo:
             return
         none = np.zeros(self.num_envs, dtype=np.bool_)
-        out = (self.obs_record, self.masks, self.kept_rows, self.kept)
-        args = {
-            reset_batch: (self.params, self.party, np.zeros(0, dtype=np.uint64), none, *out),
-            step_batch: self._step_args(),
-            refresh_batch: (self.params, none, *out),
-        }  # fmt: skip
+        args = {reset_batch: (np.zeros(0, dtype=np.uint64), none), step_batch: (),
+                refresh_batch: (none,)}  # fmt: skip
         with CompileNotice(*todo):
             for fn in todo:
-                fn(self.state, *args[fn], 0, 0)
+                fn(self.state, self._io, *args[fn], 0, 0)
                 _READY.add(fn)
 
     def reset(self, seeds: np.ndarray, which: np.ndarray) -> None:
         """Start new runs in the slots flagged in `which`, from their uint64 seeds (an empty
         `seeds` draws each slot's next seed from its own RNG)."""
-        self._run(reset_batch, self.params, self.party, seeds, which,
-                  self.obs_record, self.masks, self.kept_rows, self.kept)  # fmt: skip
+        self._run(reset_batch, seeds, which)
 
     def step(self, actions: np.ndarray, needs_reset: np.ndarray, copy: bool = False):
         """Step every slot with its action; slots flagged in `needs_reset` start a new run.
@@ -134,22 +131,14 @@ class Engine:
             self._direct()
             return (self.obs_record.copy(), self.masks.copy()) if copy else None
         copies = (np.empty_like(self.obs_record), np.empty_like(self.masks)) if copy else None
-        args = self._step_args()
-        self._run(step_batch, *args, copies=copies)
+        self._run(step_batch, copies=copies)
         if self._pool is None:
-            self._direct = bound_entry(step_batch, self.state, *args, 0, self.num_envs)
+            self._direct = bound_entry(step_batch, self.state, self._io, 0, self.num_envs)
         return copies
-
-    def _step_args(self) -> tuple:
-        """The compiled step's arguments between the state view and the range of envs."""
-        return (self.params, self.party, self.actions, self.needs_reset, self.obs_record,
-                self.masks, self.kept_rows, self.kept, self.rewards, self.terminated,
-                self.truncated, self.invalid, self.paces)  # fmt: skip
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute from scratch the observations and masks of the flagged slots."""
-        self._run(refresh_batch, self.params, which, self.obs_record, self.masks,
-                  self.kept_rows, self.kept)  # fmt: skip
+        self._run(refresh_batch, which)
 
 
 def bound_entry(fn, *args):

@@ -82,7 +82,7 @@ from .rooms import enter_room
 from .state import DIRTY_ALL, DIRTY_STATUS
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
-from .struct import clear_slot, unowned
+from .struct import clear_slot
 from .tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
 from .tasks import setup_task, task_potential, update_task
 from .travel import (
@@ -415,24 +415,23 @@ def step_slot(s, p, e, a, mask, rng):
 
 
 @njit(cache=True, nogil=True)
-def step_batch(s, p, party, actions, needs_reset, obs, masks, kept_rows, kept, rewards,
-               terminated, truncated, invalid, paces, lo, hi):  # fmt: skip
-    """Step envs lo..hi-1; an env flagged in `needs_reset` starts a new run instead (its next
-    seed drawn from its own RNG, so a slot's games never depend on the others). `paces`: the
-    paces each step took (a travel step takes many)."""
-    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
-    kept_rows, kept = unowned(kept_rows), unowned(kept)
+def step_batch(s, io, lo, hi):
+    """Step envs lo..hi-1, each with its action in `io.actions` (io: struct.IO, batch.Engine's
+    buffers); an env flagged in `io.needs_reset` starts a new run instead (its next seed drawn
+    from its own RNG, so a slot's games never depend on the others). `io.paces`: the paces
+    each step took (a travel step takes many)."""
+    p, party, actions, needs_reset = io.params, io.party, io.actions, io.needs_reset
     for e in range(lo, hi):
         if needs_reset[e]:
             next_run(s, p, e, party)
-            rewards[e], terminated[e], truncated[e], invalid[e] = 0.0, False, False, False
-            paces[e] = 0
+            io.rewards[e], io.paces[e] = 0.0, 0
+            io.terminated[e] = io.truncated[e] = io.invalid[e] = False
         else:
             pace = s.pace[e]
-            r, te, tr, inv = step_slot(s, p, e, actions[e], masks[e], s.rng)
-            rewards[e], terminated[e], truncated[e], invalid[e] = r, te, tr, inv
-            paces[e] = s.pace[e] - pace
-        write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
+            r, te, tr, inv = step_slot(s, p, e, actions[e], io.masks[e], s.rng)
+            io.rewards[e], io.terminated[e], io.truncated[e], io.invalid[e] = r, te, tr, inv
+            io.paces[e] = s.pace[e] - pace
+        write_outputs(s, p, e, io.obs[e], io.masks[e], io.kept_rows[e], io.kept, needs_reset[e])
 
 
 @njit(cache=True, inline="always")
@@ -451,28 +450,25 @@ def next_run(s, p, e, party):
 
 
 @njit(cache=True, nogil=True)
-def reset_batch(s, p, party, seeds, which, obs, masks, kept_rows, kept, lo, hi):
+def reset_batch(s, io, seeds, which, lo, hi):
     """Reset the envs lo..hi-1 flagged in `which` with their seeds, and write their outputs.
 
     An empty `seeds` draws each flagged env's seed from its own RNG, as autoreset does.
     """
-    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
-    kept_rows, kept = unowned(kept_rows), unowned(kept)
+    p = io.params
     for e in range(lo, hi):
         if which[e]:
             if len(seeds) == 0:
-                next_run(s, p, e, party)
+                next_run(s, p, e, io.party)
             else:
-                reset_slot(s, p, e, seeds[e], party)
-            write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, True)
+                reset_slot(s, p, e, seeds[e], io.party)
+            write_outputs(s, p, e, io.obs[e], io.masks[e], io.kept_rows[e], io.kept, True)
 
 
 @njit(cache=True, nogil=True)
-def refresh_batch(s, p, which, obs, masks, kept_rows, kept, lo, hi):
+def refresh_batch(s, io, which, lo, hi):
     """Recompute from scratch the observation and mask of the envs lo..hi-1 flagged in
     `which` (after a state load, or to check the incremental path)."""
-    p, obs, masks = unowned(p), unowned(obs), unowned(masks)  # (struct.unowned: no counts)
-    kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(lo, hi):
         if which[e]:
-            write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, True)
+            write_outputs(s, io.params, e, io.obs[e], io.masks[e], io.kept_rows[e], io.kept, True)

@@ -7,9 +7,13 @@ itself reference counted at every function entered, and an array in it at every 
 (`s.fog[e, f]`), each an atomic add and subtract: a tenth of an env step. So compiled code
 gets `StatePointer`, the bare address of the StructRef's fields, and the fields are the arrays
 with no meminfo: nothing is counted. `StateView`, what Python holds, keeps the StructRef and
-the arrays alive. Under NUMBA_DISABLE_JIT=1 the namedtuple itself is used. The field lists
-below must match `state.FIELDS` (a test checks it).
+the arrays alive. The entry points' buffers (`IO`: batch.Engine's actions, outputs and
+parameters) are handed over the same way, as an `IOView`. Under NUMBA_DISABLE_JIT=1 the
+namedtuples themselves are used. The field lists below must match `state.FIELDS` and
+`IO_FIELDS` (tests check them).
 """
+
+from collections import namedtuple
 
 import numpy as np
 from numba import config, from_dtype, types
@@ -47,35 +51,37 @@ STRUCT_TYPE = StateStruct(
 )
 
 
-class StatePointer(types.Type):
-    """The state in compiled code: a pointer to STRUCT_TYPE's fields, never reference counted."""
+class FieldsPointer(types.Type):
+    """A StructRef in compiled code as the bare address of its fields, never reference counted:
+    the state (STATE_POINTER) and the entry points' buffers (IO_POINTER)."""
 
-    def __init__(self):
-        self.dtype = STRUCT_TYPE.get_data_type()  # what models.PointerModel points to
-        super().__init__(name="StatePointer")
+    def __init__(self, struct_type, name):
+        self.struct_type = struct_type
+        self.dtype = struct_type.get_data_type()  # what models.PointerModel points to
+        super().__init__(name=name)
 
 
-STATE_POINTER = StatePointer()
-register_model(StatePointer)(models.PointerModel)
+STATE_POINTER = FieldsPointer(STRUCT_TYPE, "StatePointer")
+register_model(FieldsPointer)(models.PointerModel)
 
 
 @infer_getattr
-class _StateFields(AttributeTemplate):
-    key = StatePointer
+class _Fields(AttributeTemplate):
+    key = FieldsPointer
 
     def generic_resolve(self, typ, attr):
-        return STRUCT_TYPE.field_dict.get(attr)
+        return typ.struct_type.field_dict.get(attr)
 
 
-@lower_getattr_generic(StatePointer)
+@lower_getattr_generic(FieldsPointer)
 def _read_field(context, builder, typ, pointer, attr):
     fields = cgutils.create_struct_proxy(typ.dtype)(context, builder, ref=pointer)
-    field_type = STRUCT_TYPE.field_dict[attr]
+    field_type = typ.struct_type.field_dict[attr]
     return imputils.impl_ret_borrowed(context, builder, field_type, getattr(fields, attr))
 
 
-@unbox(StatePointer)
-def _unbox_state(typ, view, c):
+@unbox(FieldsPointer)
+def _unbox_fields(typ, view, c):
     address = c.pyapi.object_getattr_string(view, "_address")
     pointer = c.pyapi.long_as_voidptr(address)
     c.pyapi.decref(address)
@@ -315,6 +321,81 @@ def compiled_view(state: State):
     """What compiled code is handed and Python reads: a StateView of `state`'s arrays, or
     `state` itself when the JIT is off."""
     return state if config.DISABLE_JIT else StateView(state)
+
+
+# --- the entry points' buffers ---------------------------------------------------------------
+# Numba unboxes each array argument of a call from Python into a new meminfo, some 90 ns an
+# array: 1.4 us for the batch step's fifteen, a tenth of the single env's whole step. So the
+# entry points take batch.Engine's buffers as one more bare pointer, as they take the state.
+IO_FIELDS = {  # name: (dimensions, dtype); one row per env but `params` and `party`
+    "params": (1, np.float64),  # params.py's vector
+    "party": (1, np.int8),  # the classes the party starts with
+    "actions": (1, np.int64),
+    "needs_reset": (1, np.bool_),
+    "obs": (2, np.uint8),  # the observation records (layout.py)
+    "masks": (2, np.bool_),
+    "kept_rows": (2, np.bool_),  # the explore rows an open selection replaced (legal_mask)
+    "kept": (1, np.bool_),
+    "rewards": (1, np.float32),
+    "terminated": (1, np.bool_),
+    "truncated": (1, np.bool_),
+    "invalid": (1, np.bool_),
+    "paces": (1, np.int32),  # the paces of each env's last step
+}
+IO = namedtuple("IO", list(IO_FIELDS))
+
+
+@structref.register
+class IOStruct(types.StructRef):
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+structref.define_boxing(IOStruct, structref.StructRefProxy)
+
+IO_TYPE = IOStruct(
+    [
+        (name, types.Array(from_dtype(np.dtype(dtype)), ndim, "C"))
+        for name, (ndim, dtype) in IO_FIELDS.items()
+    ]
+)
+IO_POINTER = FieldsPointer(IO_TYPE, "IOPointer")
+
+
+class IOView:
+    """The buffers of `io` (an IO of arrays) as compiled code takes them: an IOPointer."""
+
+    _numba_type_ = IO_POINTER
+
+    def __init__(self, io: IO):
+        self._io = io  # keeps the arrays alive: compiled code holds them unowned
+        self._struct = _io_struct_of(io)
+        self._address = _fields_address(self._struct)
+
+
+@njit(cache=True)
+def _io_struct_of(nt):
+    s = structref.new(IO_TYPE)
+    s.params = unowned(nt.params)
+    s.party = unowned(nt.party)
+    s.actions = unowned(nt.actions)
+    s.needs_reset = unowned(nt.needs_reset)
+    s.obs = unowned(nt.obs)
+    s.masks = unowned(nt.masks)
+    s.kept_rows = unowned(nt.kept_rows)
+    s.kept = unowned(nt.kept)
+    s.rewards = unowned(nt.rewards)
+    s.terminated = unowned(nt.terminated)
+    s.truncated = unowned(nt.truncated)
+    s.invalid = unowned(nt.invalid)
+    s.paces = unowned(nt.paces)
+    return s
+
+
+def compiled_io(io: IO):
+    """What the entry points are handed: an IOView of `io`'s arrays, or `io` itself when the
+    JIT is off."""
+    return io if config.DISABLE_JIT else IOView(io)
 
 
 @njit(cache=True)
