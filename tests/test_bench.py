@@ -129,33 +129,60 @@ def test_num_threads_reaches_the_env_only_when_not_1(monkeypatch):
     assert seen == [{}, {"num_threads": 3}]
 
 
+def fake_loop(rate: float, paces: float = 0.0):
+    """A loop (bench.vector_loop's kind) that steps `rate` a second and walks `paces`."""
+
+    def run(duration):
+        return rate * duration, paces * duration, duration
+
+    return run
+
+
 @pytest.mark.parametrize("accepts", [False, True])
 def test_thread_rows_measured_or_skipped(monkeypatch, accepts):
-    """An engine that refuses num_threads (today's) skips those rows with its reason; one that
-    takes it (the coming API) gets them under vector_threads."""
+    """An engine that refuses num_threads skips those rows with its reason; one that takes it
+    gets them under vector_threads."""
 
-    def fake_vector(n, seconds, num_threads=1, paces=None):
-        if paces is not None:
-            paces.append(2.0 * n)
+    def fake_vector(n, num_threads=1):
         if num_threads != 1 and not accepts:
             raise ValueError("unknown config key 'num_threads'")
-        return 1000.0 * n * num_threads
+        return fake_loop(1000.0 * n * num_threads, 2.0 * n)
 
-    monkeypatch.setattr(bench, "bench_vector", fake_vector)
-    monkeypatch.setattr(bench, "bench_single", lambda seconds: 1.0)
+    monkeypatch.setattr(bench, "vector_loop", fake_vector)
+    monkeypatch.setattr(bench, "single_loop", lambda: fake_loop(1.0))
     monkeypatch.setattr(bench, "measure_compile", lambda: 0.0)
     monkeypatch.setattr(bench, "measure_reset", lambda seconds: (0.3, 50))
     monkeypatch.setattr(bench, "bytes_per_slot", lambda: (29_000, 6))
     result = bench.run_all(0.01, [1, 8], threads=[1, 3])
-    assert result["vector"] == {"1": 1000.0, "8": 8000.0}
-    assert result["vector_paces"] == {"1": 2.0, "8": 16.0}
+    assert result["single"] == pytest.approx(1.0)
+    assert result["vector"] == pytest.approx({"1": 1000.0, "8": 8000.0})
+    assert result["vector_paces"] == pytest.approx({"1": 2.0, "8": 16.0})
     if accepts:
-        assert result["vector_threads"] == {"3": {"1": 3000.0, "8": 24000.0}}
+        assert result["vector_threads"] == {"3": pytest.approx({"1": 3000.0, "8": 24000.0})}
         assert "skipped" not in result
     else:
         assert "vector_threads" not in result
         [(what, why)] = result["skipped"].items()
         assert what == "vector env, 3 threads, N=1,8" and "num_threads" in why
+
+
+def test_rows_are_timed_in_turn_over_the_rounds():
+    """Each loop is warmed up once, then run ROUNDS times for its share of the seconds, the
+    loops taking turns: a drift of the machine's speed falls on every row alike."""
+    calls = []
+
+    def loop(name, rate):
+        def run(duration):
+            calls.append((name, round(duration, 6)))
+            return rate * duration, 0.0, duration
+
+        return run
+
+    rates = bench.interleaved([loop("a", 10.0), loop("b", 30.0)], 1.0, 3)
+    assert [r for r, _ in rates] == pytest.approx([10.0, 30.0])
+    warm = round(bench._warmup(1.0), 6)
+    third = round(1.0 / 3, 6)
+    assert calls == [("a", warm), ("b", warm)] + [("a", third), ("b", third)] * 3
 
 
 def test_reset_time_and_bytes_per_slot():

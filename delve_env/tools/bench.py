@@ -14,8 +14,11 @@ Measures (ENV.md, Speed):
 - the time to reset one whole default dungeon (`Engine.reset` of one slot, median) and the
   bytes of `engine.state` per slot.
 
-The policy's cost is included but kept small: uniform numbers are drawn a block at a time
-and the k-th legal index of each row is picked. JIT compile time (or, on a warm numba cache,
+Every row's loop is set up and warmed up first; then the rows are timed in turn, ROUNDS
+times each, so that this machine's speed drifting during the run (a shared VM's does, by
+10-30%) falls on every row alike and the ratios between rows hold. The policy's cost is
+included but kept small: uniform numbers are drawn a block at a time and the k-th legal
+index of each row is picked. JIT compile time (or, on a warm numba cache,
 the time to load it) is reported apart as `compile_s`: the first reset + step in the process.
 
 `delve bench` and `benchmarks/throughput.py` both call `main` here.
@@ -43,6 +46,7 @@ DEFAULT_SECONDS = 3.0
 DEFAULT_THREADS = "1,all"  # vector-env thread counts; all = os.cpu_count()
 BLOCK = 4096  # uniform numbers drawn per refill (single env: steps; vector: rows)
 RESETS_MIN, RESETS_MAX = 50, 2000  # dungeon resets timed for the median
+ROUNDS = 5  # every row is timed in this many turns (`interleaved`)
 
 SETTINGS = {  # the table's setting column, and what each measured loop includes
     "single": ("gym single env", "gym.make (all wrappers), obs/info copies, "
@@ -154,19 +158,20 @@ def measure_cold_compile() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float:
-    """Steps per second of one Gymnasium-style env in a Python loop that resets it when an
-    episode ends (inside the timing). The action is uniformly random: over the legal actions
-    of `info["action_mask"]` when `masked`, over `action_space.n` otherwise. Delve's single
-    env and every peer go through this loop, so they are timed alike."""
+def gym_loop(env, seed: int = 0, masked: bool = False):
+    """The loop that times one Gymnasium-style env: `run(seconds)` steps it for about that
+    long and returns (steps, 0, elapsed), resetting it when an episode ends (inside the
+    timing). The action is uniformly random: over the legal actions of `info["action_mask"]`
+    when `masked`, over `action_space.n` otherwise. Delve's single env and every peer go
+    through this loop, so they are timed alike."""
     rng = np.random.default_rng(seed)
     num_actions = int(env.action_space.n)
     _, info = env.reset(seed=seed)
+    u, j = rng.random(BLOCK), 0
 
-    def run(duration: float, min_steps: int) -> tuple[int, float]:
-        nonlocal info
-        steps, j = 0, BLOCK
-        u = rng.random(BLOCK)
+    def run(duration: float) -> tuple[int, int, float]:
+        nonlocal info, u, j
+        steps = 0
         t0 = time.perf_counter()
         end = t0 + duration
         while True:
@@ -182,37 +187,32 @@ def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float
             if terminated or truncated:
                 _, info = env.reset()
             steps += 1
-            if steps >= min_steps and (steps & 63) == 0 and time.perf_counter() >= end:
-                return steps, time.perf_counter() - t0
+            if steps >= 64 and (steps & 63) == 0 and time.perf_counter() >= end:
+                return steps, 0, time.perf_counter() - t0
 
-    run(_warmup(seconds), 64)
-    steps, elapsed = run(seconds, 64)
-    env.close()
-    return steps / elapsed
+    run.close = env.close
+    return run
 
 
-def bench_single(seconds: float, seed: int = 0, **config) -> float:
-    """Steps per second of one env through `gymnasium.make("Delve-v0")` with a random-legal
-    policy read from `info["action_mask"]`; episodes that end are reset inside the timing."""
+def single_loop(seed: int = 0, **config):
+    """`gym_loop` of one env through `gymnasium.make("Delve-v0")` with a random-legal policy
+    read from `info["action_mask"]`."""
     import gymnasium as gym  # the ids are registered: this module lives in delve_env
 
-    return bench_gym(gym.make("Delve-v0", **config), seconds, seed, masked=True)
+    return gym_loop(gym.make("Delve-v0", **config), seed, masked=True)
 
 
-def bench_peer(peer: Peer, seconds: float, seed: int = 0) -> float:
-    """Steps per second of a peer env (peers.py) in Delve's single-env loop, with a uniformly
-    random action; episodes that end are reset inside the timing."""
-    return bench_gym(peer.make(seed), seconds, seed, masked=False)
+def peer_loop(peer: Peer, seed: int = 0):
+    """`gym_loop` of a peer env (peers.py), with a uniformly random action."""
+    return gym_loop(peer.make(seed), seed, masked=False)
 
 
-def bench_vector(
-    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, paces=None, **config
-) -> float:
-    """Env steps per second (N per call) of the native vector env through `step`, actions
+def vector_loop(num_envs: int, seed: int = 0, num_threads: int = 1, **config):
+    """The loop that times the native vector env through `step` (N env steps a call), actions
     sampled from the (N, A) `info["action_mask"]`; finished slots autoreset inside the timing.
-    `num_threads` reaches the env only when it is not 1 (1 is the env's default). A list
-    `paces` gets the game paces per second appended (`info["paces"]`: a travel step takes
-    many, a fight's none)."""
+    `run(seconds)` returns (env steps, game paces, elapsed): `info["paces"]`, a travel step
+    takes many, a fight's none. `num_threads` reaches the env only when it is not 1 (1 is the
+    env's default)."""
     from ..vector import DelveVectorEnv
 
     if num_threads != 1:
@@ -223,28 +223,24 @@ def bench_vector(
     _, info = env.reset(seed=seed)
     uniforms = _Uniforms(rng, num_envs)
 
-    def run(duration: float, min_calls: int) -> tuple[int, float]:
+    def run(duration: float) -> tuple[int, int, float]:
         nonlocal info
         calls = walked = 0
         t0 = time.perf_counter()
         end = t0 + duration
-        while calls < min_calls or time.perf_counter() < end:
+        while calls < 2 or time.perf_counter() < end:
             sample_legal(info["action_mask"], uniforms.next(), actions)
             _, _, _, _, info = env.step(actions)
             walked += int(info["paces"].sum())
             calls += 1
-        return calls, walked, time.perf_counter() - t0
+        return calls * num_envs, walked, time.perf_counter() - t0
 
-    run(_warmup(seconds), 2)
-    calls, walked, elapsed = run(seconds, 2)
-    env.close()
-    if paces is not None:
-        paces.append(walked / elapsed)
-    return calls * num_envs / elapsed
+    return run
 
 
-def bench_engine(num_envs: int, seconds: float, seed: int = 0, **config) -> float:
-    """Env steps per second of the bare batched `Engine.step` (the ceiling under the vector env)."""
+def engine_loop(num_envs: int, seed: int = 0, **config):
+    """The loop that times the bare batched `Engine.step` (the ceiling under the vector env);
+    `run(seconds)` returns (env steps, 0, elapsed)."""
     from ..config import Config
     from ..engine.batch import Engine
 
@@ -256,21 +252,50 @@ def bench_engine(num_envs: int, seconds: float, seed: int = 0, **config) -> floa
     eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
     uniforms = _Uniforms(rng, num_envs)
 
-    def run(duration: float, min_calls: int) -> tuple[int, float]:
+    def run(duration: float) -> tuple[int, int, float]:
         nonlocal done
         calls = 0
         t0 = time.perf_counter()
         end = t0 + duration
-        while calls < min_calls or time.perf_counter() < end:
+        while calls < 2 or time.perf_counter() < end:
             sample_legal(eng.masks, uniforms.next(), actions)
             eng.step(actions, done)
             done = eng.terminated | eng.truncated
             calls += 1
-        return calls, time.perf_counter() - t0
+        return calls * num_envs, 0, time.perf_counter() - t0
 
-    run(_warmup(seconds), 2)
-    calls, elapsed = run(seconds, 2)
-    return calls * num_envs / elapsed
+    return run
+
+
+def interleaved(loops: Sequence, seconds: float, rounds: int = 1) -> list[tuple[float, float]]:
+    """(steps/s, paces/s) of each loop over `seconds`: each is warmed up, then they run in
+    turn, `rounds` times for `seconds / rounds` each, so a change of the machine's speed
+    during the measurement falls on every row alike and their ratios hold."""
+    for run in loops:
+        run(_warmup(seconds))
+    totals = np.zeros((len(loops), 3))
+    for _ in range(rounds):
+        for i, run in enumerate(loops):
+            totals[i] += run(seconds / rounds)
+    return [(steps / elapsed, walked / elapsed) for steps, walked, elapsed in totals]
+
+
+def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float:
+    """Steps per second of one Gymnasium-style env in `gym_loop`."""
+    rate = interleaved([gym_loop(env, seed, masked)], seconds)[0][0]
+    env.close()
+    return rate
+
+
+def bench_vector(
+    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, paces=None, **config
+) -> float:
+    """Env steps per second of the native vector env (`vector_loop`); a list `paces` gets the
+    game paces per second appended."""
+    rate, walked = interleaved([vector_loop(num_envs, seed, num_threads, **config)], seconds)[0]
+    if paces is not None:
+        paces.append(walked)
+    return rate
 
 
 def measure_reset(seconds: float, seed: int = 0, **config) -> tuple[float, int]:
@@ -353,20 +378,15 @@ def run_all(
     say("first reset + step (compile or cache load)...")
     result["compile_s"] = measure_compile()
     result["cache_hit"] = _cache_hit()
-    say(f"single env, {seconds:g} s...")
-    result["single"] = bench_single(seconds)
-    result["vector"] = {}
+    # every row's loop is set up first, then all are timed in turn (`interleaved`)
+    rows: list[tuple[tuple[str, ...], object]] = [(("single",), single_loop())]
     for t in threads:
-        rows, refused, why = {}, [], ""
+        refused, why = [], ""
         for n in sizes:
-            say(f"vector env N={n}, {t} thread{'s' * (t != 1)}, {seconds:g} s...")
+            say(f"setting up the vector env N={n}, {t} thread{'s' * (t != 1)}...")
             try:
-                if t == 1:
-                    walked: list = []
-                    rows[str(n)] = bench_vector(n, seconds, paces=walked)
-                    result.setdefault("vector_paces", {})[str(n)] = walked[0]
-                else:
-                    rows[str(n)] = bench_vector(n, seconds, num_threads=t)
+                rows.append(((("vector",) if t == 1 else ("vector_threads", str(t))) + (str(n),),
+                             vector_loop(n, num_threads=t)))  # fmt: skip
             except (TypeError, ValueError) as err:  # an engine without num_threads, or a
                 if t == 1 or "num_threads" not in str(err):  # count it does not take
                     raise
@@ -374,18 +394,8 @@ def run_all(
                 why = why or f"DelveVectorEnv refused num_threads={t}: {err}"
         if refused:
             skipped[f"vector env, {t} threads, N={','.join(refused)}"] = why
-        if t == 1:
-            result["vector"] = rows
-        elif rows:
-            result.setdefault("vector_threads", {})[str(t)] = rows
     if engine:
-        result["engine"] = {}
-        for n in sizes:
-            say(f"bare engine N={n}, {seconds:g} s...")
-            result["engine"][str(n)] = bench_engine(n, seconds)
-    say("dungeon resets and state size...")
-    result["reset_ms"], result["resets"] = measure_reset(seconds)
-    result["bytes_per_slot"], result["depth"] = bytes_per_slot()
+        rows += [(("engine", str(n)), engine_loop(n)) for n in sizes]
     if peers:
         result["peers"], result["peer_notes"] = {}, {}
         for peer in PEERS:
@@ -393,9 +403,27 @@ def run_all(
             if why is not None:
                 skipped[peer.name] = why
                 continue
-            say(f"{peer.name}, {seconds:g} s...")
-            result["peers"][peer.name] = bench_peer(peer, seconds)
+            rows.append((("peers", peer.name), peer_loop(peer)))
             result["peer_notes"][peer.name] = peer.how
+    say(f"{len(rows)} rows, {seconds:g} s each, timed in turn over {ROUNDS} rounds...")
+    rates = interleaved([run for _, run in rows], seconds, ROUNDS)
+    for _, run in rows:
+        getattr(run, "close", lambda: None)()
+    result["vector"] = {}
+    for (path, _), (rate, walked) in zip(rows, rates):
+        if path == ("single",):
+            result["single"] = rate
+            continue
+        *keys, last = path
+        table = result
+        for key in keys:
+            table = table.setdefault(key, {})
+        table[last] = rate
+        if path[0] == "vector":
+            result.setdefault("vector_paces", {})[last] = walked
+    say("dungeon resets and state size...")
+    result["reset_ms"], result["resets"] = measure_reset(seconds)
+    result["bytes_per_slot"], result["depth"] = bytes_per_slot()
     if skipped:
         result["skipped"] = skipped
     result["machine"] = machine_info()
@@ -463,7 +491,9 @@ def format_table(result: dict, seconds: float) -> None:
         f"state: {result['bytes_per_slot']:,} bytes per slot "
         f"(engine.state arrays, depth {result['depth']})"
     )
-    notes.append(f"policy: uniform random legal action, {seconds:g} s per row after warm-up")
+    notes.append(f"policy: uniform random legal action, {seconds:g} s per row after warm-up, "
+                 f"the rows timed in turn over {ROUNDS} rounds (a drift of the machine's speed "
+                 "falls on all of them alike)")  # fmt: skip
     notes.append("paces/s: game paces (the clock, TIME-1) per second on the vector rows of one "
                  "thread; an explore, travel or rest step takes many, a fight's steps none")  # fmt: skip
     used = ["single", "vector"] + (["engine"] if "engine" in result else [])
