@@ -7,9 +7,10 @@ after the numba functions they fell in.
 Needs Linux `perf` allowed to attach to its parent (root, or kernel.perf_event_paranoid <= 1).
 Numba keeps the symbol table of the machine code only for what it compiles in this process, so
 the engine is compiled afresh into a scratch cache first (minutes). The run is
-`profile_step.py`'s (the rules and the outputs, as `Engine.step`); perf samples only the timed
-part, and learns the functions' addresses from /tmp/perf-<pid>.map. An inlined function counts
-in its caller; numba's reference counting shows as NRT_incref / NRT_decref.
+`profile_step.py`'s (the rules and the outputs, as `Engine.step`) on games already under way;
+perf samples only that run (not the games' first reset), and learns the functions' addresses
+from /tmp/perf-<pid>.map. An inlined function counts in its caller; numba's reference
+counting shows as NRT_incref / NRT_decref.
 """
 
 from __future__ import annotations
@@ -86,13 +87,14 @@ def write_perf_map() -> int:
 
 def sample(num_envs: int, seconds: float) -> list[tuple[str, str]]:
     """(share %, function) of perf's samples over `seconds` of profile_step's run, largest first."""
-    profile_step.profile(num_envs, 0.5)  # compiles, and walks the games past their start
+    engine = profile_step.new_engine(num_envs)  # its resets fall outside perf's window
+    profile_step.profile(num_envs, 0.5, engine=engine)  # compiles, walks the games on a while
     print(f"{write_perf_map()} compiled functions mapped; sampling...", file=sys.stderr)
     data = os.path.join(SCRATCH, "perf.data")
     perf = subprocess.Popen(["perf", "record", "-F", "999", "-p", str(os.getpid()), "-o", data],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     time.sleep(1.0)  # perf attaches
-    profile_step.profile(num_envs, seconds)
+    profile_step.profile(num_envs, seconds, engine=engine)
     perf.send_signal(signal.SIGINT)
     perf.wait()
     report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "sym",

@@ -107,11 +107,18 @@ def outputs_pass(s, p, needs_reset, obs, masks, kept_rows, kept):
         write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
 
 
-def profile(num_envs: int, seconds: float, seed: int = 0, **config) -> dict:
-    """Seconds spent per phase over `seconds` of random-legal play at `num_envs` envs."""
+def new_engine(num_envs: int, seed: int = 0, **config) -> Engine:
+    """`num_envs` games of the config, reset from seeds seed, seed + 1, ..."""
     cfg = Config.from_kwargs(**config)
     eng = Engine(num_envs, cfg.params(), cfg.party_classes())
     eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
+    return eng
+
+
+def profile(num_envs: int, seconds: float, seed: int = 0, engine=None, **config) -> dict:
+    """Seconds spent per phase over `seconds` of random-legal play at `num_envs` envs (of
+    `engine`, playing on from where it is, or of a `new_engine`)."""
+    eng = engine if engine is not None else new_engine(num_envs, seed, **config)
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, dtype=np.int64)
     done = np.zeros(num_envs, dtype=np.bool_)
