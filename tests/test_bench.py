@@ -125,7 +125,7 @@ def test_num_threads_reaches_the_env_only_when_not_1(monkeypatch):
     monkeypatch.setattr(delve_env.vector, "DelveVectorEnv", fake_env)
     for t in (1, 3):
         with pytest.raises(RefusedError):
-            bench.bench_vector(4, 0.01, num_threads=t)
+            bench.vector_loop(4, num_threads=t)
     assert seen == [{}, {"num_threads": 3}]
 
 

@@ -36,18 +36,28 @@ from .state import FIELDS, State
 
 
 @structref.register
-class StateStruct(types.StructRef):
+class ArraysStruct(types.StructRef):
+    """A StructRef of C-contiguous arrays: the state's, and the entry points' buffers'."""
+
     def preprocess_fields(self, fields):
         return tuple((name, types.unliteral(typ)) for name, typ in fields)
 
 
-structref.define_boxing(StateStruct, structref.StructRefProxy)
+structref.define_boxing(ArraysStruct, structref.StructRefProxy)
 
-STRUCT_TYPE = StateStruct(
-    [
-        (name, types.Array(from_dtype(np.dtype(dtype)), len(shape) + 1, "C"))
-        for name, (shape, dtype) in FIELDS.items()
-    ]
+
+def arrays_struct(fields: dict) -> ArraysStruct:
+    """The StructRef type of `fields` ({name: (dimensions, dtype)})."""
+    return ArraysStruct(
+        [
+            (name, types.Array(from_dtype(np.dtype(dtype)), ndim, "C"))
+            for name, (ndim, dtype) in fields.items()
+        ]
+    )
+
+
+STRUCT_TYPE = arrays_struct(
+    {name: (len(shape) + 1, dtype) for name, (shape, dtype) in FIELDS.items()}
 )
 
 
@@ -345,20 +355,7 @@ IO_FIELDS = {  # name: (dimensions, dtype); one row per env but `params` and `pa
 IO = namedtuple("IO", list(IO_FIELDS))
 
 
-@structref.register
-class IOStruct(types.StructRef):
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-structref.define_boxing(IOStruct, structref.StructRefProxy)
-
-IO_TYPE = IOStruct(
-    [
-        (name, types.Array(from_dtype(np.dtype(dtype)), ndim, "C"))
-        for name, (ndim, dtype) in IO_FIELDS.items()
-    ]
-)
+IO_TYPE = arrays_struct(IO_FIELDS)
 IO_POINTER = FieldsPointer(IO_TYPE, "IOPointer")
 
 

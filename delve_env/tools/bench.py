@@ -235,6 +235,7 @@ def vector_loop(num_envs: int, seed: int = 0, num_threads: int = 1, **config):
             calls += 1
         return calls * num_envs, walked, time.perf_counter() - t0
 
+    run.close = env.close
     return run
 
 
@@ -278,24 +279,6 @@ def interleaved(loops: Sequence, seconds: float, rounds: int = 1) -> list[tuple[
         for i, run in enumerate(loops):
             totals[i] += run(seconds / rounds)
     return [(steps / elapsed, walked / elapsed) for steps, walked, elapsed in totals]
-
-
-def bench_gym(env, seconds: float, seed: int = 0, masked: bool = False) -> float:
-    """Steps per second of one Gymnasium-style env in `gym_loop`."""
-    rate = interleaved([gym_loop(env, seed, masked)], seconds)[0][0]
-    env.close()
-    return rate
-
-
-def bench_vector(
-    num_envs: int, seconds: float, seed: int = 0, num_threads: int = 1, paces=None, **config
-) -> float:
-    """Env steps per second of the native vector env (`vector_loop`); a list `paces` gets the
-    game paces per second appended."""
-    rate, walked = interleaved([vector_loop(num_envs, seed, num_threads, **config)], seconds)[0]
-    if paces is not None:
-        paces.append(walked)
-    return rate
 
 
 def measure_reset(seconds: float, seed: int = 0, **config) -> tuple[float, int]:

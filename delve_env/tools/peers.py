@@ -1,6 +1,6 @@
 """The peer environments `delve bench --peers` times next to Delve: how each is made.
 
-Each peer is made the way its users make it, and `bench.bench_gym` steps it in the loop that
+Each peer is made the way its users make it, and `bench.gym_loop` steps it in the loop that
 times Delve's single env, with a uniformly random action. Gymnasium's CartPole-v1 is always
 there; MiniGrid, Crafter and NLE only when their packages import
 (`pip install "delve-env[peers]"` installs them).
