@@ -237,7 +237,8 @@ def test_with_no_goal_in_reach_explore_looks_for_search_spots_alone():
             for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, f]])):
                 s.x[0], s.y[0] = x, y
                 reach = zip(*np.nonzero(paces_from(s, [(x, y)]) >= 0))
-                kinds = {search_spot(s, 0, f, int(c), int(r)) for r, c in reach}
+                views = s.fog[0, f], s.searched[0], s.room_entered[0, f]
+                kinds = {search_spot(*views, int(c), int(r)) for r, c in reach}
                 bits = ONLY_SPOTS | (0 if 1 in kinds else NO_HALL_SPOT)
                 bits |= 0 if kinds & {1, 2} else NO_SPOT
                 for want in (-1, EXPLORE_TO):

@@ -56,14 +56,16 @@ def is_unexplored(fog, entered, x, y):
     return code == 0 or (code >= ROOM_MARK and not entered[code - ROOM_MARK])
 
 
-@njit(cache=True)
-def search_spot(s, e, f, x, y):
+@njit(cache=True, inline="always")
+def search_spot(fog, searched, entered, x, y):
     """Where explore searches once nothing else is left to walk to: a remembered walkable
     tile beside a wall (a seen rock tile: a secret door looks like one, SECRET-1) searched
     there fewer than SEARCH_TRIES times, with ground the party has not been in behind it, a
     room's depth deep (rooms are at least 3 tiles across). Returns 0 (no spot), 1 in a hall
-    (every secret door opens on a hall) or 2 in a room (its wall may hide a way on)."""
-    fog, searched, entered = s.fog[e, f], s.searched[e], s.room_entered[e, f]
+    (every secret door opens on a hall) or 2 in a room (its wall may hide a way on).
+    `fog`, `searched` and `entered` are the party's floor's (s.fog[e, f], s.searched[e],
+    s.room_entered[e, f]): a search asks this of every tile it reaches, so it takes the
+    views its caller made once rather than making them at every tile."""
     for d in range(4):
         nx, ny = x + DX[d], y + DY[d]
         if fog[ny, nx] != 1 + ROCK or searched[ny, nx] >= SEARCH_TRIES:
@@ -125,7 +127,8 @@ def first_steps(s, e, ways, want, known=0):
     if f == 0:
         return False
     H, W = s.tiles.shape[2], s.tiles.shape[3]
-    fog, entered = s.fog[e, f].reshape(H * W), s.room_entered[e, f]
+    floor, searched, entered = s.fog[e, f], s.searched[e], s.room_entered[e, f]
+    fog = floor.reshape(H * W)
     held = ((s.maps_held[e] >> f) & 1) == 1
     opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
     start = s.y[e] * W + s.x[e]
@@ -156,7 +159,7 @@ def first_steps(s, e, ways, want, known=0):
         c = queue[head]
         head += 1
         if need_explore and spots:
-            kind = search_spot(s, e, f, c % W, c // W)
+            kind = search_spot(floor, searched, entered, c % W, c // W)
             if kind == 1 or (kind == 2 and rooms_only):
                 ways[EXPLORE_TO] = SEARCH_HERE if c == start else first[c]
                 need_explore = False
@@ -182,10 +185,10 @@ def first_steps(s, e, ways, want, known=0):
                 else:
                     first[n] = -1
     if need_explore:  # no goal: the search reached every tile, and `queue` holds them in order
-        spot = room_spot if spots else nearest_search_spot(s, e, f, queue, tail)
+        spot = room_spot if spots else nearest_search_spot(floor, searched, entered, queue, tail)
         if spot >= 0:
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
-        rooms_only = spot < 0 or search_spot(s, e, f, spot % W, spot // W) == 2
+        rooms_only = spot < 0 or search_spot(floor, searched, entered, spot % W, spot // W) == 2
         no_spot = spot < 0
     return learned_bits(no_goal, rooms_only, no_spot)
 
@@ -199,14 +202,14 @@ def learned_bits(no_goal, rooms_only, no_spot):
 
 
 @njit(cache=True)
-def nearest_search_spot(s, e, f, queue, n):
-    """The first of the n tiles of `queue` (nearest first) that is a search spot in a hall,
-    else the first in a room; -1 when there is none."""
-    W = s.tiles.shape[3]
+def nearest_search_spot(fog, searched, entered, queue, n):
+    """The first of the n tiles of `queue` (flat, nearest first) that is a search spot in a
+    hall, else the first in a room; -1 when there is none (the floor's `search_spot` views)."""
+    W = fog.shape[1]
     in_room = -1
     for i in range(n):
         c = queue[i]
-        kind = search_spot(s, e, f, c % W, c // W)
+        kind = search_spot(fog, searched, entered, c % W, c // W)
         if kind == 1:
             return c
         if kind == 2 and in_room < 0:
@@ -248,21 +251,24 @@ def spot_paces(s, e, grid):
     f = s.floor[e]
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     dist = grid.reshape(H * W)
-    fog = s.fog[e, f].reshape(H * W)
+    floor, searched, entered = s.fog[e, f], s.searched[e], s.room_entered[e, f]
+    fog = floor.reshape(H * W)
     queue = np.empty(H * W, dtype=np.int32)
     rooms = np.empty(H * W, dtype=np.int32)  # the spots in rooms, asked once with the halls'
     mark_known_walkable(fog, dist)
     tail = num_rooms = 0
-    for c in range(W, H * W - W):  # the edge rows are rock
-        if dist[c] == UNREACHED:
-            kind = search_spot(s, e, f, c % W, c // W)
-            if kind == 1:
-                dist[c] = 0
-                queue[tail] = c
-                tail += 1
-            elif kind == 2:
-                rooms[num_rooms] = c
-                num_rooms += 1
+    for y in range(1, H - 1):  # the edge rows are rock
+        for x in range(W):
+            c = y * W + x
+            if dist[c] == UNREACHED:
+                kind = search_spot(floor, searched, entered, x, y)
+                if kind == 1:
+                    dist[c] = 0
+                    queue[tail] = c
+                    tail += 1
+                elif kind == 2:
+                    rooms[num_rooms] = c
+                    num_rooms += 1
     spread(dist, queue, tail, W)
     if dist[s.y[e] * W + s.x[e]] >= 0:
         return
