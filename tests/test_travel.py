@@ -65,6 +65,7 @@ from delve_env.engine.travel import (
     NUM_TRAVELS,
     SEARCH_HERE,
     SEARCH_TRIES,
+    UNREACHED,
     UP_TO,
     WALKABLE_CODE,
     WAYS_FRESH,
@@ -74,6 +75,7 @@ from delve_env.engine.travel import (
     first_steps,
     goal_paces,
     known_ways,
+    search_first_steps,
     search_spot,
     spot_paces,
     stair_paces,
@@ -181,6 +183,32 @@ def test_walking_down_the_goal_field_takes_the_searchs_first_pace():
         goal_paces(s, 0, grid)
         checked += walk_down_every_tile(s, grid, where)
     assert checked > 500
+
+
+def test_a_walk_keeps_the_searchs_work_arrays_for_every_pace():
+    """A walk hands `search_first_steps` the same work arrays at every pace: from every
+    remembered walkable tile of floors part explored and of floors with no goal left, asked
+    for every kind and told what is known or not, it finds what `first_steps` (arrays of its
+    own) finds, and leaves `first` all UNREACHED for the next pace."""
+    ways, fresh = np.empty(NUM_TRAVELS, dtype=np.int64), np.empty(NUM_TRAVELS, dtype=np.int64)
+    floors = [(s, w) for s, w in part_explored_floors(2)]
+    floors += [(s, w) for s, w, _ in goalless_floors(3)]
+    checked = 0
+    for s, where in floors:
+        H, W = s.tiles.shape[2:]
+        first = np.full(H * W, UNREACHED, dtype=np.int8)
+        queue = np.empty(H * W, dtype=np.int32)
+        x0, y0 = int(s.x[0]), int(s.y[0])
+        for y, x in zip(*np.nonzero(WALKABLE_CODE[s.fog[0, s.floor[0]]])):
+            s.x[0], s.y[0] = x, y
+            for want, known in ((-1, 0), (EXPLORE_TO, 0), (EXPLORE_TO, ONLY_SPOTS), (UP_TO, 0)):
+                learned = search_first_steps(s, 0, ways, want, known, first, queue)
+                assert learned == first_steps(s, 0, fresh, want, known), (where, x, y)
+                assert np.array_equal(ways, fresh), (where, x, y, want)
+                assert (first == UNREACHED).all(), (where, x, y, want)
+                checked += 1
+        s.x[0], s.y[0] = x0, y0
+    assert checked > 2000
 
 
 def goalless_floors(rng_seed: int):

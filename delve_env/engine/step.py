@@ -92,10 +92,11 @@ from .travel import (
     NUM_TRAVELS,
     REST,
     SEARCH_HERE,
+    UNREACHED,
     downhill,
-    first_steps,
     goal_paces,
     known_ways,
+    search_first_steps,
     spot_paces,
     stair_paces,
     stops_here,
@@ -313,6 +314,8 @@ def travel(s, p, e, kind, rng):
     reward = 0.0
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
     dist = np.empty(s.tiles.shape[2:], dtype=np.int64)
+    first = np.full(dist.size, UNREACHED, dtype=np.int8)  # first_steps' work, for every pace
+    queue = np.empty(dist.size, dtype=np.int32)
     seen = -1  # the tiles seen when `dist` was searched for a stair: new tiles may shorten it
     goals = False  # explore: `dist` holds travel.goal_paces (or spot_paces) of the map as it is
     calm = 0  # paces in a row that saw nothing new
@@ -323,7 +326,8 @@ def travel(s, p, e, kind, rng):
             d = downhill(s, e, dist) if goals else NO_WAY
             if d == NO_WAY:  # no field, or the party stands on a goal of it or off it
                 # what it learned (no goal; no spot in a hall) holds until the map changes
-                s.ways_known[e] |= first_steps(s, e, ways, kind, s.ways_known[e])
+                known = s.ways_known[e]
+                s.ways_known[e] |= search_first_steps(s, e, ways, kind, known, first, queue)
                 d = ways[kind]
                 if d == NO_WAY:
                     break

@@ -109,6 +109,14 @@ def spread(dist, queue, tail, W):
 
 @njit(cache=True)
 def first_steps(s, e, ways, want, known=0):
+    """`search_first_steps` with work arrays of its own."""
+    size = s.tiles.shape[2] * s.tiles.shape[3]
+    first, queue = np.full(size, UNREACHED, dtype=np.int8), np.empty(size, dtype=np.int32)
+    return search_first_steps(s, e, ways, want, known, first, queue)
+
+
+@njit(cache=True)
+def search_first_steps(s, e, ways, want, known, first, queue):
     """One breadth-first search of the remembered walkable tiles from the party: `ways[k]` is
     the direction of the first pace of a shortest walk to travel kind k's goal (the nearest
     explore goal, else the nearest search spot in a hall, else in a room; the stair down once
@@ -121,7 +129,10 @@ def first_steps(s, e, ways, want, known=0):
     bit is set in `known` (`ways_known`'s bits still true) are not asked either; with its
     ONLY_SPOTS bit explore looks for search spots alone, with NO_HALL_SPOT too for spots in
     rooms alone, and with NO_SPOT too not at all. The search stops as soon as what is asked is
-    found (a tile's direction is final once it is reached)."""
+    found (a tile's direction is final once it is reached).
+    `first` (int8, all UNREACHED) and `queue` (int32), a floor's tiles long, are its work
+    arrays: `first` is left all UNREACHED again, so a walk keeps both for all its paces,
+    and a search that stops near the party costs what it reached, not the floor."""
     ways[:] = NO_WAY
     f = s.floor[e]
     if f == 0:
@@ -148,10 +159,8 @@ def first_steps(s, e, ways, want, known=0):
         return learned_bits(no_goal, rooms_only, no_spot)
     room_spot = -1  # (the nearest spot in a room, while spots are looked for)
     pace = (-W, 1, W, -1)  # north, east, south, west on the flat floor (its edge is rock)
-    # once reached: the first pace's direction; -1 on the party and on what cannot be walked.
-    # Tiles are told walkable as the search meets them: it mostly stops near the party.
-    first = np.full(H * W, UNREACHED, dtype=np.int8)
-    queue = np.empty(H * W, dtype=np.int32)
+    # `first` once reached: the first pace's direction; -1 on the party and on what cannot be
+    # walked. Tiles are told walkable as the search meets them: it mostly stops near the party.
     first[start] = -1
     queue[0] = start
     head, tail = 0, 1
@@ -190,6 +199,10 @@ def first_steps(s, e, ways, want, known=0):
             ways[EXPLORE_TO] = SEARCH_HERE if spot == start else first[spot]
         rooms_only = spot < 0 or search_spot(floor, searched, entered, spot % W, spot // W) == 2
         no_spot = spot < 0
+    first[start] = UNREACHED  # what was marked: the party's tile and the taken tiles' neighbours
+    for i in range(head):
+        for d in range(4):
+            first[queue[i] + pace[d]] = UNREACHED
     return learned_bits(no_goal, rooms_only, no_spot)
 
 
