@@ -26,6 +26,7 @@ from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_GIFTS_OWED, ST
 from delve_env.engine.params import P_TRAP_AVOID_STEP
 from delve_env.engine.party import is_known, level_cost
 from delve_env.engine.tables import (
+    ARMOR,
     CHEST_TRAPPED,
     ESP_SCROLL,
     EV_FLED,
@@ -488,6 +489,23 @@ def test_six_1_a_gift_waits_for_pack_room_and_status_counts_it(game):
     wait(game)
     assert count(game, GOODWILL_SCROLL) == 1
     assert game.obs()["status"][STATUS_GIFTS_OWED] == 0
+
+
+def test_six_1_wearing_a_pack_item_makes_room_for_a_waiting_gift_at_once(game):
+    """SIX-1: a gift waiting for pack room comes on the very step a member puts on armour from
+    a full pack (exploring, a step that only moves items skips the per-action bookkeeping,
+    but not while a gift is owed)."""
+    s = game.s
+    game.put(1, *game.hall_tile(1, False))
+    s.item[0, :4, NUM_EQUIP:] = MEDICINAL_ALE  # every pack full
+    s.item[0, HERO, ARMOR], s.item[0, HERO, NUM_EQUIP] = 0, RING_MAIL
+    k = next(k for k in range(len(KEEPER_GIFTS)) if KEEPER_GIFTS[k, 0] > 0 and k != SIX_START)
+    kind = KEEPER_GIFTS[k, 0]
+    s.keeper_seen[0] |= 1 << k  # its item owed, with no room for it
+    before = count(game, kind)
+    game.wear(HERO, NUM_EQUIP)
+    assert s.item[0, HERO, ARMOR] == RING_MAIL
+    assert count(game, kind) == before + 1 and (int(s.keeper_given[0]) >> k) & 1
 
 
 def test_six_1_the_soak_checker_flags_a_gift_without_its_event(game):

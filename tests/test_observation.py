@@ -21,6 +21,7 @@ from delve_env.engine.actions import (
     A_USE,
 )
 from delve_env.engine.batch import Engine
+from delve_env.engine.keeper import keep
 from delve_env.engine.layout import (
     KEYS,
     OBS_BYTES,
@@ -31,7 +32,11 @@ from delve_env.engine.layout import (
     highs,
     views,
 )
+from delve_env.engine.observe import update_room_code
+from delve_env.engine.quest import update_quest
+from delve_env.engine.step import await_choice, only_moves_items
 from delve_env.engine.tables import NUM_ITEM_SLOTS, POWER_NAMES, SIX_START
+from delve_env.engine.tasks import task_potential
 from delve_env.env import DelveEnv
 from delve_env.tools.bench import sample_legal
 from delve_env.vector import DelveVectorEnv
@@ -226,6 +231,41 @@ def test_a_step_that_only_holds_or_swaps_shows_that_and_clears_sixpences_words()
     assert np.array_equal(eng.obs_record, record)
     obs, _, _, _, _ = env.step(A_STAIRS)  # down: the floor and the rest shown anew
     assert obs["status"][STATUS_FLOOR] == 1
+
+
+def test_moving_items_exploring_leaves_the_bookkeeping_nothing_to_find():
+    """A give, a wear or a take-off while exploring with no gift owed skips the per-action
+    bookkeeping (step.only_moves_items): over random-legal play with shaped rewards, such a
+    step changes the items and the selection alone (no time, no fight turn, no event); after
+    it the bookkeeping run anyway changes no field of the state, and the shaped potential is
+    the one before the step."""
+    env = DelveEnv(reward_mode="shaped")
+    s, p = env.state, env.engine.params
+    rng = np.random.default_rng(1)
+    moved = {"item", "item_wear", "item_dv", "sel_member", "sel_slot", "dirty"}
+    counted = {"steps", "free_streak", "events", "log_n", "keeper_new"}  # every step's own
+    checked = 0
+    for seed in range(4):
+        _, info = env.reset(seed=seed)
+        for _ in range(300):
+            a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            skipped, potential = only_moves_items(s, 0, a), task_potential(s, p, 0)
+            fields = {k: getattr(s, k).copy() for k in s._fields}
+            _, _, term, trunc, info = env.step(a)
+            if term or trunc:
+                break
+            if skipped:
+                changed = {k for k in fields if not np.array_equal(getattr(s, k), fields[k])}
+                assert changed <= moved | counted and s.events[0] == 0, changed
+                fields = {k: getattr(s, k).copy() for k in s._fields}
+                await_choice(s, 0)
+                update_quest(s, 0)
+                keep(s, 0, s.keeper_seen[0], False)
+                update_room_code(s, 0)
+                assert task_potential(s, p, 0) == potential
+                assert [k for k in fields if not np.array_equal(getattr(s, k), fields[k])] == []
+                checked += 1
+    assert checked > 40
 
 
 def test_a_selection_open_when_the_outputs_are_written_anew_still_ends_right():

@@ -274,6 +274,17 @@ def only_holds_or_swaps(a):
     )
 
 
+@njit(cache=True, inline="always")
+def only_moves_items(s, e, a):
+    """Whether action a, exploring, gives the held item to a member, wears it or takes it
+    off (PARTY-4) while Sixpence owes no gift: items change places, no time passes, and of
+    all the per-action bookkeeping reads (the shaped potential, the level choice, the quest,
+    what Sixpence watches, the room's code) only the packs' room changes, which only an owed
+    gift waits for (SIX-1, `keeper.deliver`)."""
+    moves = A_GIVE <= a < A_USE or a == A_WEAR
+    return moves and s.mode[e] == EXPLORE and s.keeper_seen[e] & ~s.keeper_given[e] == 0
+
+
 @njit(cache=True)
 def one_action(s, p, e, a, rng):
     """Carry out one legal action and what follows from it: the level choice it may owe, the
@@ -289,6 +300,9 @@ def one_action(s, p, e, a, rng):
         act(s, p, e, a, rng)
         return 0.0
     s.dirty[e] |= DIRTY_STATUS
+    if game and only_moves_items(s, e, a):  # (the bookkeeping would find nothing)
+        act(s, p, e, a, rng)
+        return step_reward(s, p, e)
     mode, outcome, seen = s.mode[e], s.outcome[e], s.keeper_seen[e]
     potential = task_potential(s, p, e)
     act(s, p, e, a, rng)
