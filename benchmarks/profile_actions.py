@@ -20,7 +20,6 @@ import time
 import numpy as np
 from numba import njit
 
-from delve_env.config import Config
 from delve_env.engine.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
@@ -39,9 +38,8 @@ from delve_env.engine.actions import (
     A_WORK,
     NUM_ACTIONS,
 )
-from delve_env.engine.batch import Engine
 from delve_env.engine.step import step_slot
-from delve_env.tools.bench import machine_info, machine_line, sample_legal
+from delve_env.tools.bench import machine_info, machine_line, new_engine, sample_legal
 
 # (name, first action, one past the last): every action falls in exactly one
 KINDS = (
@@ -76,9 +74,7 @@ def rules_of(s, p, actions, chosen, masks, paces):
 def profile(num_envs: int, checkpoints: int, every: int, repeats: int, seed: int = 0,
             **config) -> dict:  # fmt: skip
     """Per kind of action: steps seen, seconds (least of `repeats`) and paces, summed."""
-    cfg = Config.from_kwargs(**config)
-    eng = Engine(num_envs, cfg.params(), cfg.party_classes())
-    eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
+    eng = new_engine(num_envs, seed, **config)
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, dtype=np.int64)
     done = np.zeros(num_envs, dtype=np.bool_)

@@ -36,6 +36,7 @@ from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.core.runtime import nrt  # noqa: E402
 
 import delve_env  # noqa: E402
+from delve_env.tools.bench import new_engine  # noqa: E402
 
 
 def _readable(symbol: str) -> str:
@@ -87,7 +88,7 @@ def write_perf_map() -> int:
 
 def sample(num_envs: int, seconds: float) -> list[tuple[str, str]]:
     """(share %, function) of perf's samples over `seconds` of profile_step's run, largest first."""
-    engine = profile_step.new_engine(num_envs)  # its resets fall outside perf's window
+    engine = new_engine(num_envs)  # its resets fall outside perf's window
     profile_step.profile(num_envs, 0.5, engine=engine)  # compiles, walks the games on a while
     print(f"{write_perf_map()} compiled functions mapped; sampling...", file=sys.stderr)
     data = os.path.join(SCRATCH, "perf.data")

@@ -22,9 +22,7 @@ import time
 import numpy as np
 from numba import njit
 
-from delve_env.config import Config
 from delve_env.engine import layout
-from delve_env.engine.batch import Engine
 from delve_env.engine.mask import mask_casters, mask_ground, mask_items
 from delve_env.engine.observe import (
     observe_magic,
@@ -44,7 +42,7 @@ from delve_env.engine.state import (
 )
 from delve_env.engine.step import next_run, step_slot, write_outputs
 from delve_env.engine.struct import unowned
-from delve_env.tools.bench import machine_info, machine_line, sample_legal
+from delve_env.tools.bench import machine_info, machine_line, new_engine, sample_legal
 
 FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("order", DIRTY_ORDER),
          ("pack", DIRTY_PACK), ("magic", DIRTY_MAGIC), ("select", DIRTY_SELECT),
@@ -105,14 +103,6 @@ def outputs_pass(s, p, needs_reset, obs, masks, kept_rows, kept):
     kept_rows, kept = unowned(kept_rows), unowned(kept)
     for e in range(len(needs_reset)):
         write_outputs(s, p, e, obs[e], masks[e], kept_rows[e], kept, needs_reset[e])
-
-
-def new_engine(num_envs: int, seed: int = 0, **config) -> Engine:
-    """`num_envs` games of the config, reset from seeds seed, seed + 1, ..."""
-    cfg = Config.from_kwargs(**config)
-    eng = Engine(num_envs, cfg.params(), cfg.party_classes())
-    eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
-    return eng
 
 
 def profile(num_envs: int, seconds: float, seed: int = 0, engine=None, **config) -> dict:

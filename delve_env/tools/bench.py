@@ -239,18 +239,25 @@ def vector_loop(num_envs: int, seed: int = 0, num_threads: int = 1, **config):
     return run
 
 
-def engine_loop(num_envs: int, seed: int = 0, **config):
-    """The loop that times the bare batched `Engine.step` (the ceiling under the vector env);
-    `run(seconds)` returns (env steps, 0, elapsed)."""
+def new_engine(num_envs: int, seed: int = 0, **config):
+    """A bare batched `Engine` of `num_envs` games of the config, reset from seeds seed,
+    seed + 1, ..."""
     from ..config import Config
     from ..engine.batch import Engine
 
     cfg = Config.from_kwargs(**config)
     eng = Engine(num_envs, cfg.params(), cfg.party_classes())
+    eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
+    return eng
+
+
+def engine_loop(num_envs: int, seed: int = 0, **config):
+    """The loop that times the bare batched `Engine.step` (the ceiling under the vector env);
+    `run(seconds)` returns (env steps, 0, elapsed)."""
+    eng = new_engine(num_envs, seed, **config)
     rng = np.random.default_rng(seed)
     actions = np.zeros(num_envs, dtype=np.int64)
     done = np.zeros(num_envs, dtype=np.bool_)
-    eng.reset(np.arange(seed, seed + num_envs, dtype=np.uint64), np.ones(num_envs, np.bool_))
     uniforms = _Uniforms(rng, num_envs)
 
     def run(duration: float) -> tuple[int, int, float]:
