@@ -31,6 +31,7 @@ from delve_env.engine.params import (
     P_JUNCTION_WANDER_HUNT,
 )
 from delve_env.engine.party import first_standing_position
+from delve_env.engine.reach import build_reach
 from delve_env.engine.tables import (
     DOOR,
     EXPLORE,
@@ -67,7 +68,9 @@ class Scene:
 
     # --- state bookkeeping ---------------------------------------------------------------
     def refresh(self) -> np.ndarray:
-        """Recompute observation and mask after writing state; returns the mask."""
+        """Recompute observation and mask after writing state (and the known map's sets,
+        `reach.py`, as the map written shows them); returns the mask."""
+        build_reach(self.s, 0)
         self.env.engine.refresh(ONE)
         return self.env.engine.masks[0]
 
@@ -129,6 +132,7 @@ class Scene:
         s.floor[0], s.x[0], s.y[0] = f, x, y
         s.floor_visited[0, f] = True
         s.mode[0] = EXPLORE
+        build_reach(s, 0)  # the known map's sets, of this floor
         s.ways_known[0] = find_ways(s, 0)  # travel's kept ways, of where it stands now
 
     def climb(self, down: bool) -> None:

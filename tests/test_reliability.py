@@ -156,6 +156,7 @@ PLANTED = {
     "step counter off": _plant(51, lambda s: s.steps.__setitem__(7, s.steps[7] + 5)),
     "mode out of range": _plant(51, _set("mode", 7, 99)),
     "travel's kept ways not those of the known map": _plant(51, _set("ways_known", 7, 0)),
+    "the known map's sets not those a walk finds": _plant(51, _set("reach", (7, 1, 1), -1)),
     "floor out of range": _plant(51, _set("floor", 7, 99)),
     # on floor 1 (random play may still be in the courtyard, which has no tiles to stand on)
     "party off the walkable floor": _plant(
@@ -279,6 +280,13 @@ def test_negative_control_output_checks():
 # --- the invariant checker on a real state, one planted defect per rule ----------------------
 
 
+def _detach_a_tile(s):
+    """A tile of the known map's sets (engine/reach.py) made a root of its own: its set is
+    split where the map joins it."""
+    reach = s.reach[0].reshape(-1)
+    reach[np.flatnonzero(reach > 0)[0]] = -1
+
+
 def _fresh_checker():
     env = DelveEnv()
     env.reset(seed=11)
@@ -298,6 +306,7 @@ STATIC_PLANTS = {
     "king raised": lambda s: s.raised.__setitem__((0, KING_SLOT), 1),
     "selected an empty item slot": lambda s: _select_empty(s, 0),
     "party off the walkable floor": lambda s: s.y.__setitem__(0, 0),
+    "the known map's sets not those a walk finds": lambda s: _detach_a_tile(s),
     # CHEST-1, BATH-1, COURT-2
     "chest state out of range": lambda s: s.room_chest.__setitem__((0, 1, _plain_room(s)), 7),
     "a chest in a feature's room or the vault": lambda s: _chest_in_a_feature_room(s),
@@ -379,6 +388,7 @@ def test_negative_control_checker_a_death_in_a_practice_bout():
     s = env.state
     s.floor[0], s.mode[0], s.practice[0] = 0, FIGHT, True
     s.ways_known[0] = WAYS_FRESH  # (as arriving there leaves it: no travel in the courtyard)
+    s.reach[0] = 0  # (nor the known map's sets: the courtyard has no map)
     s.steps[0] += 1
     assert checker.check(s) == []
     s.stat_lost[0] += 1

@@ -41,7 +41,7 @@ from delve_env.engine.params import (
     P_SEARCH_FIND,
 )
 from delve_env.engine.party import join_king
-from delve_env.engine.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS, STAIRS_REACHED
+from delve_env.engine.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS
 from delve_env.engine.tables import (
     DOOR,
     EV_SECRET,
@@ -898,35 +898,53 @@ def test_a_search_keeps_no_hall_spot_and_new_ground_spends_it(scene):
     assert known_ways(s, 0) == find_ways(s, 0) == WAYS_FRESH | ONLY_SPOTS | 1 << EXPLORE_TO
 
 
+STAIRS = (1 << DOWN_TO) | (1 << UP_TO)
+
+
 @pytest.mark.parametrize("jump", ["arrive", "land"])
-def test_a_stair_reached_stays_reached_until_the_party_jumps(scene, jump):
-    """state.STAIRS_REACHED: new ground seen spends the kept ways but keeps the stairs reached
-    (walking on a known map that only grows keeps them in reach); arriving or landing
-    elsewhere on the floor clears them, and a stair out of reach leaves the mask."""
+def test_a_stair_is_in_reach_while_the_known_map_joins_it_to_the_party(scene, jump):
+    """reach.py: whether a stair is in reach is asked of the known map's sets. New ground
+    seen apart from the party's keeps the stair in reach; arriving or landing apart from it
+    puts it out of reach (off the mask) until tiles seen join the two, and then it is in
+    reach at once, as a search of the known map finds."""
     hidden_room_floor(scene, find=0.0)
     s = scene.s
     s.tiles[0, 1, 10, 10:16] = ROCK  # no hall: the party's room is all it can walk
     s.fog[0, 1, 10, 10:16] = 0
-    remember(s, 0, 1, 10, 10, 15, 10)
     s.tiles[0, 1, 9, 6] = STAIR_UP
     s.stair_up[0, 1] = (6, 9)  # in the party's room
     s.tiles[0, 1, 20, 30:33] = HALL  # a hall apart, the floor's only one
     scene.refresh()
-    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH | 1 << UP_TO
-    remember(s, 0, 1, 29, 19, 33, 21)  # new ground seen
-    assert s.ways_known[0] == 1 << UP_TO
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS) == WAYS_FRESH | 1 << UP_TO
+    remember(s, 0, 1, 29, 19, 33, 21)  # new ground seen, apart
+    assert s.ways_known[0] == 0
     assert known_ways(s, 0) == find_ways(s, 0)
-    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH | 1 << UP_TO
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS) == WAYS_FRESH | 1 << UP_TO
     if jump == "arrive":
         arrive(s, 0, 1, 31, 20)
     else:
         land_in_hall(s, 0, s.rng)
     assert (int(s.x[0]), int(s.y[0])) in [(30, 20), (31, 20), (32, 20)]
-    assert s.ways_known[0] & STAIRS_REACHED == 0
+    assert s.ways_known[0] == 0
     assert known_ways(s, 0) == find_ways(s, 0)
-    assert s.ways_known[0] & (WAYS_FRESH | STAIRS_REACHED) == WAYS_FRESH
+    assert s.ways_known[0] & (WAYS_FRESH | STAIRS) == WAYS_FRESH
+    ways = np.empty(NUM_TRAVELS, dtype=np.int64)
+    first_steps(s, 0, ways, UP_TO)
+    assert ways[UP_TO] == NO_WAY  # (the search agrees)
     scene.env.step(A_WAIT)
     assert not scene.env.action_masks()[A_TRAVEL_UP]
+    s.tiles[0, 1, 10:20, 30] = HALL  # a hall from the party's north, then west to the door
+    s.tiles[0, 1, 10, 10:30] = HALL
+    remember(s, 0, 1, 30, 10, 30, 19)
+    remember(s, 0, 1, 11, 10, 29, 10)  # all seen but its last tile: still apart
+    assert known_ways(s, 0) & STAIRS == 0
+    remember(s, 0, 1, 10, 10, 10, 10)  # the last tile seen: the sets join
+    assert known_ways(s, 0) == find_ways(s, 0)
+    assert known_ways(s, 0) & STAIRS == 1 << UP_TO
+    first_steps(s, 0, ways, UP_TO)
+    assert ways[UP_TO] != NO_WAY
+    scene.env.step(A_WAIT)
+    assert scene.env.action_masks()[A_TRAVEL_UP]
 
 
 def test_the_searches_read_walkable_ground_off_the_fog(scene):

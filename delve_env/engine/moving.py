@@ -6,6 +6,7 @@ from .floors import DX, DY, is_walkable, random_tile
 from .jit import njit
 from .params import P_SEARCH_FIND
 from .party import refill_luck
+from .reach import add_tile, build_reach
 from .rng import chance
 from .state import (
     DIRTY_MAP,
@@ -14,7 +15,6 @@ from .state import (
     FOUND_CODE,
     KEPT_BY_SEARCH,
     ROOM_MARK,
-    STAIRS_REACHED,
 )
 from .tables import (
     DOOR,
@@ -43,6 +43,8 @@ def remember(s, e, f, x0, y0, x1, y1):
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     bh, bw = (H + VIEW - 1) // VIEW, (W + VIEW - 1) // VIEW
     tiles, rooms, fog, coarse = s.tiles[e, f], s.room_of[e, f], s.fog[e, f], s.coarse[e, f]
+    here = f == s.floor[e]  # the party's floor: its tiles join `reach`'s sets as they are seen
+    reach = s.reach[e].reshape(H * W)
     new = changed = 0  # (counted here, written once: the loop touches only this floor)
     for y in range(max(0, y0), min(H - 1, y1) + 1):
         for x in range(max(0, x0), min(W - 1, x1) + 1):
@@ -55,9 +57,13 @@ def remember(s, e, f, x0, y0, x1, y1):
                 code = 1 + (ROCK if tile == SECRET else tile)
             else:
                 code = was
+            if code == was:  # remembered as it is: its block already shows it
+                continue
             new += was == 0
-            changed += code != was
+            changed += 1
             fog[y, x] = code
+            if here and is_walkable(tile) and reach[y * W + x] == 0:
+                add_tile(reach, y * W + x, W)
             seen = COARSE_SEEN
             if tile == STAIR_DOWN:
                 seen = COARSE_DOWN
@@ -69,7 +75,7 @@ def remember(s, e, f, x0, y0, x1, y1):
                 coarse[y // bh, x // bw] = seen
     s.stat_tiles[e] += new
     if changed:
-        s.ways_known[e] &= STAIRS_REACHED  # the known map changed: travel's goals may have
+        s.ways_known[e] = 0  # the known map changed: travel's goals may have
     s.dirty[e] |= DIRTY_MAP
 
 
@@ -97,7 +103,7 @@ def read_map(s, e, f):
     """MAP-4..6: hold floor f's map, see its layout (not secret doors, not what the rooms hold),
     and know its rooms."""
     s.maps_held[e] |= 1 << int(f)
-    s.ways_known[e] &= STAIRS_REACHED  # MAP-5: a stair down may open
+    s.ways_known[e] = 0  # MAP-5: a stair down may open
     reveal_floor(s, e, f)
     s.events[e] |= EV_MAP
 
@@ -185,6 +191,7 @@ def arrive(s, e, f, x, y):
     s.ways_known[e] = 0  # another floor, or another place on it
     if f != old:
         s.searched[e] = 0
+        build_reach(s, e)
     change_floor(s, e, old, f, first)
     if first:
         s.floor_visited[e, f] = True

@@ -4,7 +4,6 @@ from .fights import start_fight, start_sneak
 from .jit import njit
 from .party import is_standing, share_xp
 from .quest import free_king
-from .state import STAIRS_REACHED
 from .tables import EV_NEW_ROOM
 
 NEW_ROOM_XP = 15  # XP-2
@@ -23,7 +22,7 @@ def enter_room(s, p, e, r, sneaker, rng):
     f = s.floor[e]
     if not s.room_entered[e, f, r]:
         s.room_entered[e, f, r] = True
-        s.ways_known[e] &= STAIRS_REACHED  # no goal for explore any more
+        s.ways_known[e] = 0  # no goal for explore any more
         s.stat_rooms[e] += 1
         s.events[e] |= EV_NEW_ROOM
         share_xp(s, p, e, NEW_ROOM_XP, rng)

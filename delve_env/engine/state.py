@@ -104,6 +104,7 @@ FIELDS = {
     #   the observation shows there (layout.MAP), ROOM_MARK + r for a tile of room r
     "searched": (("H", "W"), np.uint8),  # SECRET-2 searches beside each tile, this floor visit
     "ways_known": ((), np.uint8),  # travel.known_ways: a cache, spent as the known map changes
+    "reach": (("H", "W"), np.int16),  # the party's floor's known map as a union-find (reach.py)
     "coarse": (("F", VIEW, VIEW), np.uint8),  # the remembered floor in VIEW x VIEW blocks
     "room_of": (("F", "H", "W"), np.int8),  # room index of interior tiles, else -1
     "num_rooms": (("F",), np.int8),
@@ -208,20 +209,17 @@ DIRTY_STATUS = 128  # the rest of `status`: every action but holding, letting go
 DIRTY_ALL = 0xFF
 ROOM_MARK = 16  # `fog` holds ROOM_MARK + r on a seen tile of room r (below: map codes)
 FOUND_CODE = 1 + SECRET  # `fog`'s code for a found secret door (its tile is then a DOOR)
-# `ways_known`'s bits for the stairs the party can walk to (travel.find_ways): a stair reached
-# stays reached while the party only walks and the known map only grows, so a change of the
-# map keeps them (`ways_known &= STAIRS_REACHED`); arriving on a floor or landing clears them
-STAIRS_REACHED = 0b110
-# and its bit for "explore has no goal the party can walk to, only search spots": it stays
-# true while the party only walks or searches, so a search keeps it (`&= KEPT_BY_SEARCH`) and
-# the next search for explore's way looks for search spots alone, stopping at the nearest
+# `ways_known`'s bit (travel.find_ways) for "explore has no goal the party can walk to, only
+# search spots": it stays true while the party only walks or searches, so a search keeps it
+# (`&= KEPT_BY_SEARCH`) and the next search for explore's way looks for search spots alone,
+# stopping at the nearest
 ONLY_SPOTS = 0b1000
 # and, with it, "none of those spots is in a hall": a search only spends spots, so it is kept
 # as ONLY_SPOTS is, and the next search stops at the nearest spot in a room
 NO_HALL_SPOT = 0b10000
 # and, with both, "there is no search spot in reach at all": explore has no way, unsearched
 NO_SPOT = 0b100000
-KEPT_BY_SEARCH = STAIRS_REACHED | ONLY_SPOTS | NO_HALL_SPOT | NO_SPOT
+KEPT_BY_SEARCH = ONLY_SPOTS | NO_HALL_SPOT | NO_SPOT
 
 
 def allocate(num_envs: int, depth: int, height: int, width: int) -> State:

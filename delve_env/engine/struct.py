@@ -238,6 +238,7 @@ def _struct_of(nt):
     s.fog = unowned(nt.fog)
     s.searched = unowned(nt.searched)
     s.ways_known = unowned(nt.ways_known)
+    s.reach = unowned(nt.reach)
     s.coarse = unowned(nt.coarse)
     s.room_of = unowned(nt.room_of)
     s.num_rooms = unowned(nt.num_rooms)
@@ -466,6 +467,7 @@ def clear_slot(s, e):
     s.fog[e] = 0
     s.searched[e] = 0
     s.ways_known[e] = 0
+    s.reach[e] = 0
     s.coarse[e] = 0
     s.room_of[e] = 0
     s.num_rooms[e] = 0

@@ -10,7 +10,8 @@ from .floors import DX, DY
 from .jit import njit
 from .loot import can_loot
 from .party import is_standing
-from .state import FOUND_CODE, NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS, ROOM_MARK, STAIRS_REACHED
+from .reach import joined
+from .state import FOUND_CODE, NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS, ROOM_MARK
 from .tables import DOOR, EXPLORE, HALL, MAX_MEMBERS, ROCK, ROOM, STAIR_DOWN, STAIR_UP
 from .traits import may_heal
 
@@ -19,7 +20,6 @@ NUM_TRAVELS = 4
 NO_WAY = -1
 SEARCH_HERE = 4  # explore's way when its goal is to search where the party stands
 SEARCH_TRIES = 4  # searches beside a wall before explore counts it searched (SECRET-2: 1/2 each)
-assert STAIRS_REACHED == (1 << DOWN_TO) | (1 << UP_TO)
 
 # The searches read the remembered floor from `fog` alone (one byte a tile rather than three
 # with the tiles and their rooms): a code is walkable where its tile is (`floors.is_walkable`),
@@ -309,32 +309,32 @@ def find_ways(s, e, known=0):
     on the known map, or stands on (a stair); ONLY_SPOTS: explore's goals are search spots
     (NO_HALL_SPOT: in rooms; NO_SPOT: none); with WAYS_FRESH. Walking on the known map
     changes none of them (the party's tile is never an explore goal: it sees around it). The
-    bits of `known` that are still true (the stairs reached, ONLY_SPOTS and the bits with
-    it) are taken as they are, unsearched."""
+    bits of `known` that are still true (ONLY_SPOTS and the bits with it) are taken as they
+    are, unsearched. Whether a stair is in reach is asked of the known map's sets
+    (reach.py), unsearched: only explore's goal is searched for."""
     ways = np.empty(NUM_TRAVELS, dtype=np.int64)
-    learned = first_steps(s, e, ways, -1, known)
-    f = s.floor[e]
-    opened = (s.maps_held[e] >> f) != 0
-    bits = WAYS_FRESH | (known & STAIRS_REACHED) | learned
+    bits = WAYS_FRESH | first_steps(s, e, ways, EXPLORE_TO, known)
     if ways[EXPLORE_TO] != NO_WAY:
         bits |= 1 << EXPLORE_TO
-    if ways[DOWN_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_down) and opened):
-        bits |= 1 << DOWN_TO
-    if ways[UP_TO] != NO_WAY or (f > 0 and stands_on(s, e, s.stair_up)):
-        bits |= 1 << UP_TO
+    f = s.floor[e]
+    if f > 0:
+        opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
+        if opened and joined(s, e, s.stair_down[e, f, 0], s.stair_down[e, f, 1]):
+            bits |= 1 << DOWN_TO
+        if joined(s, e, s.stair_up[e, f, 0], s.stair_up[e, f, 1]):
+            bits |= 1 << UP_TO
     return bits
 
 
 @njit(cache=True)
 def known_ways(s, e):
     """`find_ways`, kept in `ways_known` until the known map changes: its tiles, a room
-    entered, a map held, a search (each of those keeps only its STAIRS_REACHED bits; a search
-    keeps ONLY_SPOTS and the bits with it too: KEPT_BY_SEARCH), another floor or a landing
-    (those set it to 0). Each step and reset
-    ends with it fresh (step.step_slot), so the state stays a function of the game however
-    many paces a step took, and one search serves every mask until the party sees something
-    new: a search that stops at the nearest explore goal once the stairs are reached. A full
-    recompute of the outputs searches for everything again (mask.legal_mask)."""
+    entered, a map held, another floor or a landing set it to 0; a search keeps ONLY_SPOTS
+    and the bits with it (KEPT_BY_SEARCH). Each step and reset ends with it fresh
+    (step.step_slot), so the state stays a function of the game however many paces a step
+    took, and one search serves every mask until the party sees something new: a search that
+    stops at the nearest explore goal. A full recompute of the outputs searches for
+    everything again (mask.legal_mask)."""
     if s.ways_known[e] & WAYS_FRESH == 0:
         s.ways_known[e] = find_ways(s, e, s.ways_known[e])
     return s.ways_known[e]

@@ -63,6 +63,7 @@ from delve_env.engine.batch import Engine
 from delve_env.engine.fights import FAMILIAR
 from delve_env.engine.floors import walk_distances
 from delve_env.engine.layout import KEYS
+from delve_env.engine.reach import sets_as_walked
 from delve_env.engine.spells import AID_OVER, MAX_DECOYS
 from delve_env.engine.tables import (
     CHEST_NONE,
@@ -356,6 +357,8 @@ class InvariantChecker:
         placed = (s.floor >= 0) & (s.floor <= depth) & ~off  # (the compiled search trusts it)
         self._add(bad(stale_ways(s, placed)), "travel's kept ways not those of the known map",
                   lambda e: f"kept {s.ways_known[e]}, searched now {find_ways(s, e)}")  # fmt: skip
+        self._add(bad(reach_apart(s, placed)), "the known map's sets not those a walk finds",
+                  lambda e: f"floor {s.floor[e]}")  # fmt: skip
         self._add(bad(room_unseen(s, placed)), "the party in a room it has not seen whole",
                   lambda e: f"floor {s.floor[e]} x {s.x[e]} y {s.y[e]}")  # fmt: skip
         self._check_rooms_and_bouts(s, n, bad)
@@ -710,6 +713,13 @@ def stale_ways(s, placed: np.ndarray) -> np.ndarray:
     """Per slot: travel's kept ways (`ways_known`, fresh at each step's end) are not those a
     search of the known map finds now; only where the party is `placed` on its floor."""
     return np.array([placed[e] and s.ways_known[e] != find_ways(s, e) for e in range(len(placed))])
+
+
+def reach_apart(s, placed: np.ndarray) -> np.ndarray:
+    """Per slot: the known map's sets (`reach`, engine/reach.py) are not the party's floor's
+    remembered walkable tiles joined as a walk over them joins them; only where the party is
+    `placed`."""
+    return np.array([placed[e] and not sets_as_walked(s, e) for e in range(len(placed))])
 
 
 def room_unseen(s, placed: np.ndarray) -> np.ndarray:
