@@ -79,7 +79,7 @@ from .quest import update_quest
 from .rewards import FREE_ACTION_REWARD, step_reward
 from .rng import GEN, PLAY, next_u64, randint, seed_state
 from .rooms import enter_room
-from .state import DIRTY_ALL, DIRTY_STATUS
+from .state import DIRTY_ALL, DIRTY_STATUS, ONLY_SPOTS
 from .statues import approach_statue, bid, mend
 from .stores import buy, enter_store, repair_selected, sell_selected
 from .struct import clear_slot
@@ -364,8 +364,10 @@ def travel(s, p, e, kind, rng):
         else:
             calm += 1
             if kind == EXPLORE_TO and not goals and calm >= CALM_PACES:
-                goal_paces(s, e, dist)
-                if dist[s.y[e], s.x[e]] < 0:  # no goal in reach: explore walks to search
+                spots = s.ways_known[e] & ONLY_SPOTS != 0  # (no goal in reach, as searched)
+                if not spots:
+                    goal_paces(s, e, dist)
+                if spots or dist[s.y[e], s.x[e]] < 0:  # no goal in reach: explore walks to search
                     spot_paces(s, e, dist)
                 goals = True
     s.ways_known[e] &= 0xFF ^ KEPT  # (the byte's other bits, kept)
