@@ -125,10 +125,9 @@ def search_first_steps(s, e, ways, want, known, first, queue):
     north, east, south, west order. Returns `ways_known`'s bits for what the search learned:
     ONLY_SPOTS when explore was asked on a floor and has no goal, with NO_HALL_SPOT when no
     search spot in reach is in a hall, and NO_SPOT too when there is none; 0 otherwise.
-    `want` >= 0 asks for that kind only (the others are left NO_WAY), and the stairs whose
-    bit is set in `known` (`ways_known`'s bits still true) are not asked either; with its
-    ONLY_SPOTS bit explore looks for search spots alone, with NO_HALL_SPOT too for spots in
-    rooms alone, and with NO_SPOT too not at all. The search stops as soon as what is asked is
+    `want` >= 0 asks for that kind only (the others are left NO_WAY). With `known`'s
+    ONLY_SPOTS bit (`ways_known`'s, still true) explore looks for search spots alone, with
+    NO_HALL_SPOT too for spots in rooms alone, and with NO_SPOT too not at all. The search stops as soon as what is asked is
     found (a tile's direction is final once it is reached).
     `first` (int8, all UNREACHED) and `queue` (int32), a floor's tiles long, are its work
     arrays: `first` is left all UNREACHED again, so a walk keeps both for all its paces,
@@ -148,8 +147,6 @@ def search_first_steps(s, e, ways, want, known, first, queue):
     need_explore = want < 0 or want == EXPLORE_TO
     need_down = (want < 0 or want == DOWN_TO) and opened and fog[down] != 0 and down != start
     need_up = (want < 0 or want == UP_TO) and fog[up] != 0 and up != start
-    need_down &= known & (1 << DOWN_TO) == 0
-    need_up &= known & (1 << UP_TO) == 0
     no_goal = need_explore  # (explore asked, and no goal found yet)
     spots = (known & ONLY_SPOTS) != 0  # no goal in reach: the nearest hall spot ends the search
     rooms_only = spots and (known & NO_HALL_SPOT) != 0  # ... or the nearest spot in a room
