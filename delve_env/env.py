@@ -164,6 +164,9 @@ class DelveEnv(gym.Env):
         self.config = Config.from_kwargs(**config)
         self.render_mode = self.config.render_mode
         self.engine = Engine(1, self.config.params(), self.config.party_classes())
+        # the config is frozen: what step asks of it, asked once
+        self._refuse_masked = self.config.invalid_action == "raise"
+        self._fight_log = self.config.fight_log
         self.observation_space = observation_space()
         self.action_space = action_space()
         self._running = False
@@ -194,7 +197,7 @@ class DelveEnv(gym.Env):
             raise ResetNeeded("call reset() before step(), and again after an episode ends")
         a = check_action(action)
         eng = self.engine
-        if self.config.invalid_action == "raise" and not eng.masks[0, a]:
+        if self._refuse_masked and not eng.masks[0, a]:
             mode = MODE_NAMES[eng.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
         eng.actions[0] = a  # the engine's own inputs: nothing to copy in
@@ -203,7 +206,7 @@ class DelveEnv(gym.Env):
         info = self._info()
         info["invalid_action"] = eng.invalid.item(0)
         info["paces"] = eng.paces.item(0)
-        if self.config.fight_log:
+        if self._fight_log:
             info["log"] = fightlog.decode(eng.state, 0)
         if terminated or truncated:
             self._running = False
@@ -258,12 +261,12 @@ class DelveEnv(gym.Env):
         self._seeded = True
 
     def _observation(self) -> dict:
-        # each key copied from its view (Engine.first_obs): cheaper than cutting a copied record
-        return {k: v.copy() for k, v in self.engine.first_obs.items()}
+        return {k: copy() for k, copy in self.engine.first_obs_copies}
 
     def _info(self) -> dict:
         eng = self.engine
-        info = {"action_mask": eng.masks[0].copy(), "events": eng.state.events.item(0)}
-        if eng.state.keeper_new.item(0):  # SIX-1..2: Sixpence spoke this step
-            info["keeper"] = said(eng.state.keeper_new.item(0))
+        state = eng.state
+        info = {"action_mask": eng.first_mask.copy(), "events": state.events.item(0)}
+        if state.keeper_new.item(0):  # SIX-1..2: Sixpence spoke this step
+            info["keeper"] = said(state.keeper_new.item(0))
         return info
