@@ -66,20 +66,31 @@ def sample_legal(masks, u, out):
     """
     n, num_actions = masks.shape
     bits = masks.view(np.uint8)  # a legal action counts 1: summed without a branch
+    blocks = num_actions // 32  # the k-th is looked for a block of 32 at a time, then singly
     for i in range(n):
         row = bits[i]
         count = 0
         for j in range(num_actions):
-            count += int(row[j])
+            count += row[j]
         if count == 0:
             out[i] = 0
             continue
         k = min(int(u[i] * count), count - 1)
-        for j in range(num_actions):
-            k -= int(row[j])
+        j = 0
+        for _ in range(blocks):
+            in_block = 0
+            for t in range(32):  # a fixed width: one vector sum
+                in_block += row[j + t]
+            if k < in_block:
+                break
+            k -= in_block
+            j += 32
+        while True:
+            k -= row[j]
             if k < 0:
                 out[i] = j
                 break
+            j += 1
 
 
 def machine_info() -> dict:
