@@ -139,15 +139,18 @@ def test_bench_sampler_picks_legal_actions():
         sample_legal(one, np.array([u]), out[:1])
         picks.add(int(out[0]))
     assert picks == {3, 7, 20}
-    # rows as wide as the game's: the k-th legal index, across its blocks of 32 and the rest
+    # rows as wide as the game's: the k-th legal index, across its blocks of 32 and the rest,
+    # compiled and as plain Python (NUMBA_DISABLE_JIT runs that)
     wide = rng.random((300, 257)) < rng.random((300, 1))
     wide[:, 250:] |= rng.random((300, 7)) < 0.5
     u = rng.random(300)
-    out = np.zeros(300, dtype=np.int64)
-    sample_legal(wide, u, out)
-    for i, row in enumerate(wide):
-        legal = np.flatnonzero(row)
-        assert out[i] == (legal[min(int(u[i] * len(legal)), len(legal) - 1)] if len(legal) else 0)
+    for sampler in (sample_legal, getattr(sample_legal, "py_func", sample_legal)):
+        out = np.zeros(300, dtype=np.int64)
+        sampler(wide, u, out)
+        for i, row in enumerate(wide):
+            legal = np.flatnonzero(row)
+            want = legal[min(int(u[i] * len(legal)), len(legal) - 1)] if len(legal) else 0
+            assert out[i] == want
 
 
 def test_training_missing_script_exits_2(capsys, monkeypatch):

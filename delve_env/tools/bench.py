@@ -71,7 +71,7 @@ def sample_legal(masks, u, out):
         row = bits[i]
         count = 0
         for j in range(num_actions):
-            count += row[j]
+            count += int(row[j])  # (int: without the JIT, numpy would add in uint8)
         if count == 0:
             out[i] = 0
             continue
@@ -80,13 +80,13 @@ def sample_legal(masks, u, out):
         for _ in range(blocks):
             in_block = 0
             for t in range(32):  # a fixed width: one vector sum
-                in_block += row[j + t]
+                in_block += int(row[j + t])
             if k < in_block:
                 break
             k -= in_block
             j += 32
         while True:
-            k -= row[j]
+            k -= int(row[j])
             if k < 0:
                 out[i] = j
                 break
