@@ -127,8 +127,8 @@ def search_first_steps(s, e, ways, want, known, first, queue):
     search spot in reach is in a hall, and NO_SPOT too when there is none; 0 otherwise.
     `want` >= 0 asks for that kind only (the others are left NO_WAY). With `known`'s
     ONLY_SPOTS bit (`ways_known`'s, still true) explore looks for search spots alone, with
-    NO_HALL_SPOT too for spots in rooms alone, and with NO_SPOT too not at all. The search stops as soon as what is asked is
-    found (a tile's direction is final once it is reached).
+    NO_HALL_SPOT too for spots in rooms alone, and with NO_SPOT too not at all. The search
+    stops as soon as what is asked is found (a tile's direction is final once it is reached).
     `first` (int8, all UNREACHED) and `queue` (int32), a floor's tiles long, are its work
     arrays: `first` is left all UNREACHED again, so a walk keeps both for all its paces,
     and a search that stops near the party costs what it reached, not the floor."""
