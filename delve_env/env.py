@@ -197,7 +197,7 @@ class DelveEnv(gym.Env):
             raise ResetNeeded("call reset() before step(), and again after an episode ends")
         a = check_action(action)
         eng = self.engine
-        if self._refuse_masked and not eng.masks[0, a]:
+        if self._refuse_masked and not eng.first_mask[a]:
             mode = MODE_NAMES[eng.state.mode[0]]
             raise ValueError(f"action {a} ({action_name(a)}) is not legal in mode {mode!r}")
         eng.actions[0] = a  # the engine's own inputs: nothing to copy in
@@ -261,7 +261,11 @@ class DelveEnv(gym.Env):
         self._seeded = True
 
     def _observation(self) -> dict:
-        return {k: copy() for k, copy in self.engine.first_obs_copies}
+        # a dict display, in layout.KEYS' order: a comprehension over the keys costs 0.9 us
+        # more, a tenth of a step
+        ma, pa, st, fi, pu, pk, sh, mg, be = self.engine.first_obs_copies
+        return {"map": ma(), "party": pa(), "status": st(), "fight": fi(), "puzzle": pu(),
+                "pack": pk(), "shop": sh(), "magic": mg(), "bestiary": be()}  # fmt: skip
 
     def _info(self) -> dict:
         eng = self.engine

@@ -60,9 +60,9 @@ class Engine:
 
     def _bind_views(self) -> None:
         self.obs = views(self.obs_record)  # the Dict's keys, views into the record
-        # slot 0's keys and mask, for the single env: each key's bound `copy` is the cheapest
-        # fresh observation (cutting one copied record costs more) and saves a lookup a key
-        self.first_obs_copies = tuple((k, v.copy) for k, v in views(self.obs_record[0]).items())
+        # slot 0's keys and mask, for the single env: each key's bound `copy` (in layout.KEYS'
+        # order) is the cheapest fresh observation (cutting one copied record costs more)
+        self.first_obs_copies = tuple(v.copy for v in views(self.obs_record[0]).values())
         self.first_mask = self.masks[0]
 
     def __getstate__(self) -> dict:
