@@ -8,6 +8,7 @@ Every env has its own RNG, so the results are the same bytes for every thread co
 
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from operator import index
 
 import numpy as np
 
@@ -150,10 +151,14 @@ class Engine:
 def bound_entry(fn, *args):
     """`fn(*args)` as a call of no arguments into the machine code numba compiled for these
     arguments' types, past its dispatcher: the dispatcher types every argument at every call,
-    about 3 us of the single env's step. Only for arguments that are always these objects.
-    (Without the JIT, the function itself.)"""
+    about 3 us of the single env's step. Only for arguments that are always these objects;
+    the state's and the buffers' views go as their addresses (`index`, struct.StateView: an
+    int unboxes quicker), so the caller keeps the views alive. (Without the JIT, the function
+    itself.)"""
     overloads = getattr(fn, "overloads", None)
     if overloads is None:
         return partial(fn, *args)
     compiled = overloads.get(tuple(fn.typeof_pyval(a) for a in args))
-    return partial(fn if compiled is None else compiled.entry_point, *args)
+    if compiled is None:
+        return partial(fn, *args)
+    return partial(compiled.entry_point, *map(index, args))

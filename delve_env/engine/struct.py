@@ -92,11 +92,12 @@ def _read_field(context, builder, typ, pointer, attr):
 
 @unbox(FieldsPointer)
 def _unbox_fields(typ, view, c):
-    address = c.pyapi.object_getattr_string(view, "_address")
-    pointer = c.pyapi.long_as_voidptr(address)
-    c.pyapi.decref(address)
+    # the view's `__index__`, or the address itself: a bound entry point (batch.bound_entry)
+    # is handed the int, unboxed with no attribute looked up
+    address = c.pyapi.number_as_ssize_t(view)
     failed = cgutils.is_not_null(c.builder, c.pyapi.err_occurred())
-    return NativeValue(c.builder.bitcast(pointer, c.context.get_value_type(typ)), is_error=failed)
+    pointer = c.builder.inttoptr(address, c.context.get_value_type(typ))
+    return NativeValue(pointer, is_error=failed)
 
 
 class StateView:
@@ -124,6 +125,9 @@ class StateView:
 
     def _asdict(self):
         return self._state._asdict()
+
+    def __index__(self):  # the address of the struct's fields: what compiled code unboxes
+        return self._address
 
     def __setattr__(self, name, value):
         if name in FIELDS:  # as the namedtuple: rebinding would part Python from the struct
@@ -369,6 +373,9 @@ class IOView:
         self._io = io  # keeps the arrays alive: compiled code holds them unowned
         self._struct = _io_struct_of(io)
         self._address = _fields_address(self._struct)
+
+    def __index__(self):  # as StateView's
+        return self._address
 
 
 @njit(cache=True)
