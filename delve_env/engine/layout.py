@@ -342,13 +342,17 @@ PARTY_ROW, FOE_ROW, PACK_ROW, LINE_ROW, MAGIC_ROW, BEST_ROW = (
 )  # fmt: skip
 
 
-_CUTS = tuple((k.name, OFFSETS[k.name], OFFSETS[k.name] + k.nbytes, k.shape) for k in KEYS)
+# each key's columns of the record, and its shape where its columns are not that already
+_CUTS = tuple((k.name, slice(OFFSETS[k.name], OFFSETS[k.name] + k.nbytes),
+               k.shape if len(k.shape) > 1 else None) for k in KEYS)  # fmt: skip
 
 
 def views(record: np.ndarray) -> dict[str, np.ndarray]:
-    """The Dict of views into `record` (shape (..., OBS_BYTES)), one per key."""
+    """The Dict of views into `record` (shape (..., OBS_BYTES)), one per key. (The vector env
+    makes these every step: a flat key's columns go unreshaped, and a shape is one tuple.)"""
     lead = record.shape[:-1]
-    return {name: record[..., a:b].reshape(*lead, *shape) for name, a, b, shape in _CUTS}
+    return {name: record[..., cols] if shape is None else record[..., cols].reshape(lead + shape)
+            for name, cols, shape in _CUTS}  # fmt: skip
 
 
 def highs() -> dict[str, np.ndarray]:
