@@ -105,3 +105,39 @@ def test_playtest_plays_a_model_batched_the_same_games_as_alone(tmp_path):
     sampled = f"sampled:{path}"  # the policy's actions sampled, torch seeded: reproducible
     twice = [playtest.play_all([preset], [sampled], range(3), progress=False) for _ in "ab"]
     assert twice[0] == twice[1] and [r["policy"] for r in twice[0]] == [sampled] * 3
+
+
+@pytest.mark.parametrize("kind", ["model", "sampled"])
+def test_playtest_plays_a_trained_policy_batched_the_same_games_as_alone(kind, tmp_path):
+    """A `delve train` policy's runs, likeliest or sampled, are each the game the policy plays
+    alone in the single env on that seed, with the same draws (`policy.uniforms`)."""
+    import numpy as np
+
+    from delve_env.engine.layout import KEYS
+    from delve_env.env import DelveEnv
+    from delve_env.policy import WEIGHTS, PolicyNet, choose, inputs, uniforms
+
+    rng = np.random.default_rng(2)
+    x = inputs()
+    shapes = {"embed": (x.cat_rows, 8), "num_w": (8, len(x.num_at)), "num_b": (8,),
+              "body_w": (8, 8), "body_b": (8,), "pi_w": (257, 8), "pi_b": (257,),
+              "v_w": (1, 8), "v_b": (1,)}  # fmt: skip
+    policy = PolicyNet({k: rng.normal(0, 0.5, shapes[k]) for k in WEIGHTS})
+    path = tmp_path / "policy.zip"
+    policy.save(path)
+    config = {"difficulty": "easy", "depth": 2, "max_steps": 60}
+    spec = f"{kind}:{path}"
+    runs = playtest.play_all([playtest.Preset("easy", config)], [spec], range(4), progress=False)
+    env = DelveEnv(**config)
+    for run in runs:
+        obs, info = env.reset(seed=run["seed"])
+        steps, done = 0, False
+        while not done:
+            record = np.concatenate([obs[k.name].ravel() for k in KEYS])[None]
+            u = uniforms(np.array([run["seed"]]), np.array([steps])) if kind == "sampled" else None
+            action = choose(policy.logits(record, info["action_mask"][None]), u)[0]
+            obs, _, terminated, truncated, info = env.step(int(action))
+            steps += 1
+            done = terminated or truncated
+        assert run == playtest.run_record(env.state, 0, "easy", spec, run["seed"], steps,
+                                          truncated)  # fmt: skip

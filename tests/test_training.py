@@ -19,10 +19,11 @@ VAULT = ["Delve-Vault-v0", "--lock", "plate", "--floor", "1"]
 
 @pytest.fixture(scope="module")
 def quick_run(tmp_path_factory):
-    """One --quick training run of the plate vault on floor 1, through the CLI."""
+    """One --quick training run of the plate vault on floor 1 with SB3's MaskablePPO, through
+    the CLI (tests/test_ppo.py covers the default trainer's)."""
     out = tmp_path_factory.mktemp("quick")
-    code = cli.main(["train", *VAULT, "--quick", "--n-epochs", "3", "--no-progress", "--out",
-                     str(out)])  # fmt: skip
+    code = cli.main(["train", *VAULT, "--quick", "--trainer", "sb3", "--n-epochs", "3",
+                     "--no-progress", "--out", str(out)])  # fmt: skip
     return code, out
 
 
@@ -143,25 +144,28 @@ def test_train_help_exits_0(capsys):
     assert "--quick" in out and "--floor" in out and "Delve-Combat-v0" in out
 
 
-def test_the_curriculum_goes_one_floor_deeper_at_each_point_that_wins(tmp_path, monkeypatch):
+@pytest.mark.parametrize("trainer", ["ppo", "sb3"])
+def test_the_curriculum_goes_one_floor_deeper_at_each_point_that_wins(trainer, tmp_path,
+                                                                      monkeypatch):  # fmt: skip
     """The whole game trains from depth 2 and moves one floor deeper each time a curve point
     wins `promote_at` of its games, up to the config's depth; run.json records the schedule."""
-    from training import callbacks
+    from training import callbacks, ppo
     from training.tasks import task_defaults
     from training.train_ppo import train
 
-    real = callbacks.play_batched
+    module, name = (callbacks, "play_batched") if trainer == "sb3" else (ppo, "evaluate")
+    real = getattr(module, name)
     wins = iter([0.0, 0.5, 0.2, 1.0, 1.0, 1.0, 1.0])  # points 0, 1, 2, ...: promote at 0.5
 
     def scored(*args, **kwargs):
         result = real(*args, **kwargs)
         return {**result, "win_rate": next(wins)}
 
-    monkeypatch.setattr(callbacks, "play_batched", scored)
+    monkeypatch.setattr(module, name, scored)
     hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
                  num_envs=4, n_steps=64, promote_at=0.5)  # fmt: skip
     config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
-    train("Delve-Easy-v0", config, hp, tmp_path, progress=False)
+    train("Delve-Easy-v0", config, hp, tmp_path, progress=False, trainer=trainer)
     run = json.loads((tmp_path / "run.json").read_text())
     assert run["curriculum"] == [
         {"timesteps": 0, "depth": 2},

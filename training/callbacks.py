@@ -34,10 +34,14 @@ class Curve:
             csv.writer(f).writerow(CURVE_FIELDS)
 
     def evaluate(self, model, config: dict) -> dict:
-        """Play the episodes under `config` now; append and return the row."""
+        """Play an SB3 model's episodes under `config` now; append and return the row."""
         result = play_batched(self.task, config, model, self.episodes, self.seed,
                               deterministic=self.deterministic)  # fmt: skip
-        row = {"timesteps": model.num_timesteps, "depth": config.get("depth", ""),
+        return self.add(model.num_timesteps, config, result)
+
+    def add(self, timesteps: int, config: dict, result: dict) -> dict:
+        """Append the row of an evaluation `result` (`evaluate.summarize`) and return it."""
+        row = {"timesteps": timesteps, "depth": config.get("depth", ""),
                **{k: result[k] for k in CURVE_FIELDS[2:]}}  # fmt: skip
         self.rows.append(row)
         with self.csv_path.open("a", newline="") as f:

@@ -1,15 +1,17 @@
-"""Evaluate a saved MaskablePPO model, or a baseline agent, on any Delve id.
+"""Evaluate a saved model (a `delve train` policy or an SB3 MaskablePPO), or a baseline agent,
+on any Delve id.
 
 delve eval Delve-Vault-v0 runs/vault-plate-f1/model.zip --lock plate --floor 1 --episodes 200
 delve eval Delve-Combat-v0 --agent random
 delve eval Delve-Easy-v0 --agent scripted --json
 
-Every episode plays one seed (--seed, --seed + 1, ...) with float observations and the
-model's deterministic masked prediction. A model plays all its episodes at once, one per slot
-of the batched engine (slot i plays seed + i, the same game as `gym.make(TASK, **config)`
-reset with that seed: determinism holds in any slot), with one forward pass per step for all
-of them; the baselines play them one by one in the single env. Prints the win rate with its
-95% Wilson interval, the mean return and the mean episode length.
+Every episode plays one seed (--seed, --seed + 1, ...) with the model's likeliest legal
+action (--stochastic samples it). A model plays all its episodes at once, one per slot of the
+batched engine (slot i plays seed + i, the same game as `gym.make(TASK, **config)` reset with
+that seed: determinism holds in any slot), with one forward pass per step for all of them; a
+sampled game draws from its own stream (`delve_env.policy.uniforms`), so it plays the same
+alone or in any batch. The baselines play their episodes one by one in the single env. Prints
+the win rate with its 95% Wilson interval, the mean return and the mean episode length.
 """
 
 from __future__ import annotations
@@ -151,6 +153,25 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
     return summarize(int(won.sum()), returns, lengths)
 
 
+def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
+                    seed: int = EVAL_SEED, sampled: bool = False) -> dict:  # fmt: skip
+    """`summarize` of a saved model's episodes, all in one batch: a `delve train` policy
+    (numpy, `delve_env.policy.play`) or an SB3 model (`play_batched`)."""
+    from delve_env.policy import PolicyNet, is_policy_file
+    from delve_env.policy import play as play_policy
+
+    if is_policy_file(path):
+        runs = play_policy(
+            PolicyNet.load(path).logits, config, range(seed, seed + episodes), sampled
+        )
+        return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
+                         [r["length"] for r in runs])  # fmt: skip
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(path, device="cpu")
+    return play_batched(task, config, model, episodes, seed, deterministic=not sampled)
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = task_parser(__doc__, prog)
     parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
@@ -188,11 +209,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     if agent == "model":
-        from sb3_contrib import MaskablePPO
-
-        model = MaskablePPO.load(args.model, device="cpu")
-        result = play_batched(args.task, config, model, args.episodes, args.seed,
-                              deterministic=not args.stochastic)  # fmt: skip
+        result = play_model_file(args.task, config, args.model, args.episodes, args.seed,
+                                 sampled=args.stochastic)  # fmt: skip
     else:
         policy = random_policy(args.seed) if agent == "random" else scripted_policy()
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)

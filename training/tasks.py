@@ -42,6 +42,9 @@ class TaskDefaults:
             time a curve point's win rate reaches `promote_at`, up to the config's depth.
         start_depth: The curriculum's first depth.
         promote_at: The win rate that moves the curriculum on.
+        learning_rate: Adam's step size (the default trainer lowers it linearly to 0).
+        gae_lambda, clip, vf_coef, max_grad_norm: PPO's advantage estimate, ratio clip,
+            value loss weight and gradient norm cap.
     """
 
     timesteps: int
@@ -58,6 +61,11 @@ class TaskDefaults:
     curriculum: bool = False
     start_depth: int = 2
     promote_at: float = 0.3
+    learning_rate: float = 3e-4
+    gae_lambda: float = 0.95
+    clip: float = 0.2
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
 
 
 # The whole game: sampled curves (a likeliest-action policy loops where it is unsure, LEARNING.md)

@@ -1,4 +1,4 @@
-"""Train MaskablePPO (sb3-contrib) on any Delve id through the batched SB3 adapter.
+"""Train a masked PPO policy on any Delve id.
 
 delve train Delve-Vault-v0 --lock plate --floor 1
 delve train Delve-Combat-v0 --floor 2 --timesteps 100000 --out runs/combat2
@@ -6,18 +6,22 @@ delve train Delve-Vault-v0 --quick        (a smoke run: ~2,000 steps, tiny netwo
 delve train Delve-Easy-v0 --depth 2 --timesteps 100000 --n-steps 128 --batch-size 512 --n-epochs 10
                                           (the short check: more updates a sample)
 
-Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
-checkpoints/, progress.csv (SB3's log), curve.csv and curve.png (periodic evaluation on
-held-out seeds, the random-legal baseline as a line: the whole game samples the policy's
-actions, sub-tasks take the likeliest) and run.json (config, settings, the curriculum's
-schedule, baseline, final evaluation). The whole game trains on a curriculum: depth 2 first,
-one floor deeper each time a curve point wins 30%, up to the config's depth.
+Two trainers: `--trainer ppo` (the default, training/ppo.py: PPO over the engine's own
+buffers, its network playable with numpy alone) and `--trainer sb3` (sb3-contrib's
+MaskablePPO through the SB3 adapter). Defaults per task come from training/tasks.py (shaped
+reward). OUT receives model.zip, checkpoints/, progress.csv (the training log), curve.csv and
+curve.png (periodic evaluation on held-out seeds, the random-legal baseline as a line: the
+whole game samples the policy's actions, sub-tasks take the likeliest) and run.json (config,
+settings, the curriculum's schedule, baseline, final evaluation). The whole game trains on a
+curriculum: depth 2 first, one floor deeper each time a curve point wins 30%, up to the
+config's depth.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from dataclasses import asdict, replace
@@ -68,8 +72,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--out", type=Path, help="output folder (default runs/<task>...)")
     run.add_argument("--quick", action="store_true",
                      help="tiny run: ~2,000 steps, 4 envs, tiny network, 2-episode evals")  # fmt: skip
-    run.add_argument("--threads", type=int, default=1,
-                     help="torch threads (default 1: small nets on a CPU train fastest so)")  # fmt: skip
+    run.add_argument("--trainer", choices=("ppo", "sb3"), default="ppo",
+                     help="ppo: training/ppo.py (default); sb3: sb3-contrib's MaskablePPO")  # fmt: skip
+    run.add_argument("--threads", type=int,
+                     help="torch threads (default: every core for ppo, 1 for sb3)")  # fmt: skip
+    run.add_argument("--device", default="auto",
+                     help="torch device: auto (CUDA when torch sees it, else the CPU), cpu, "
+                          "cuda, cuda:1, ...")  # fmt: skip
+    run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
                      help="whole game: start at depth 2, one floor deeper at each curve point "
@@ -93,9 +103,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
     hp = task_defaults(args.task, args.quick)
     keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
-            "eval_episodes")  # fmt: skip
+            "eval_episodes", "learning_rate")  # fmt: skip
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
-    if args.threads < 1:
+    threads = args.threads or (os.cpu_count() or 1 if args.trainer == "ppo" else 1)
+    if threads < 1:
         parser.error("--threads must be positive")
     for key, value in overrides.items():
         if value < 1:
@@ -106,13 +117,32 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
-    progress = not args.no_progress and _has_progress_bar()
     import torch
 
-    torch.set_num_threads(args.threads)
+    try:
+        device = resolve_device(args.device)
+    except (RuntimeError, ValueError) as err:
+        parser.error(f"--device {args.device}: {err}")
+    if args.trainer == "ppo" and args.extractor != "cnn":
+        parser.error("--extractor is for --trainer sb3")
+    progress = args.trainer == "sb3" and not args.no_progress and _has_progress_bar()
+    torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
-    train(args.task, config, hp, out, args.seed, args.extractor, progress)
+    train(args.task, config, hp, out, args.seed, args.extractor, progress, args.trainer,
+          str(device))  # fmt: skip
     return 0
+
+
+def resolve_device(name: str):
+    """`auto`: CUDA where torch sees a GPU, else the CPU; otherwise torch's own names."""
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError("torch sees no CUDA device here (use auto or cpu)")
+    return device
 
 
 def _has_progress_bar() -> bool:
@@ -142,7 +172,7 @@ def stage_keys(config: dict) -> dict:
 
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
-          progress: bool = True) -> Path:  # fmt: skip
+          progress: bool = True, trainer: str = "ppo", device: str = "cpu") -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -151,32 +181,109 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         hp: Its `TaskDefaults` row (possibly overridden).
         out: The output folder.
         seed: Seeds the training envs (slot i plays seed + i first) and PPO.
-        extractor: "cnn" or "flat".
+        extractor: "cnn" or "flat" (sb3).
         progress: Show SB3's progress bar.
+        trainer: "ppo" (training/ppo.py) or "sb3" (MaskablePPO).
+        device: The torch device.
     """
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.logger import configure
-    from stable_baselines3.common.vec_env import VecMonitor
-
-    from delve_env.sb3 import DelveSB3VecEnv
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
 
     out = Path(out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    print(f"{task} {config}\n{hp}\nextractor {extractor}, seed {seed}, out {out}")
+    what = f"extractor {extractor}, " if trainer == "sb3" else ""
+    print(f"{task} {config}\n{hp}\ntrainer {trainer}, {what}seed {seed}, device {device}, "
+          f"out {out}")  # fmt: skip
     started = time.perf_counter()
     baseline = play(make_env(task, config), random_policy(EVAL_SEED), hp.eval_episodes, EVAL_SEED)
     print(f"random-legal baseline: win rate {baseline['win_rate']:.3f}, "
           f"return {baseline['mean_return']:.3f}")  # fmt: skip
     stages = curriculum(task, config, hp)
+    curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
+    run = train_ppo if trainer == "ppo" else train_sb3
+    timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
+                                     progress=progress, device=device, started=started)  # fmt: skip
+    title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
+    label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
+    plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
+    seconds = time.perf_counter() - started
+    record = {"task": task, "config": config, "hyperparameters": asdict(hp), "trainer": trainer,
+              "extractor": extractor if trainer == "sb3" else None, "device": device,
+              "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
+              "seconds": round(seconds, 1), "curriculum": schedule,
+              "baseline_random": baseline, "final": final}  # fmt: skip
+    (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
+    if trainer == "ppo":  # the policy file carries its own record
+        from delve_env.policy import PolicyNet
+
+        policy = PolicyNet.load(out / "model.zip")
+        policy.meta.update({k: record[k] for k in ("timesteps", "seconds", "final")})
+        policy.save(out / "model.zip")
+    checkpoints = sorted((out / "checkpoints").glob("*.zip"))
+    print(f"done: {timesteps:,} timesteps in {seconds:.0f} s; wrote")
+    for path, what in (("model.zip", "the final model"),
+                       ("checkpoints", f"{len(checkpoints)} checkpoints"),
+                       ("curve.csv", "learning curve: timesteps, win rate, mean return"),
+                       ("curve.png", "its plot, random-legal baseline as a line"),
+                       ("progress.csv", "the training log"),
+                       ("run.json", "config, hyperparameters, baseline, final evaluation")):  # fmt: skip
+        print(f"  {out / path}  {what}")
+    return out / "model.zip"
+
+
+def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
+              started: float, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+    """training/ppo.py's learner through the curriculum's stages; returns (timesteps, the
+    schedule, the final evaluation)."""
+    from training.ppo import PPO, Games, evaluate, write_log_header
+
+    ppo = PPO(hp, seed, device)
+    stage = 0
+    meta = {"task": task, "config": stages[-1], "trainer": "ppo", "seed": seed,
+            "hidden": ppo.net.hidden}  # fmt: skip
+
+    def point(config: dict) -> dict:
+        result = evaluate(ppo.net, config, hp.eval_episodes, EVAL_SEED, hp.sampled)
+        return curve.add(ppo.num_timesteps, config, result)
+
+    point(stages[0])
+    schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
+    games = Games(stages[0], hp.num_envs, seed)
+    log_file, log = write_log_header(out / "progress.csv")
+    with log_file:
+        while ppo.num_timesteps < hp.timesteps:
+            ppo.train(games, hp.eval_every, log, started, hp.timesteps)
+            log_file.flush()
+            ppo.net.export(meta).save(out / "checkpoints" / f"model_{ppo.num_timesteps}_steps.zip")
+            row = point(stages[stage])
+            if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
+                stage += 1  # the curriculum moves on: a new batch of games one floor deeper
+                games = Games(stages[stage], hp.num_envs, seed + ppo.num_timesteps)
+                schedule.append({"timesteps": ppo.num_timesteps, **stage_keys(stages[stage])})
+                print(f"curriculum: {stage_keys(stages[stage])} from {ppo.num_timesteps:,} steps")
+    final = curve.rows[-1] if stage + 1 == len(stages) else point(stages[-1])
+    ppo.net.export(meta).save(out / "model.zip")
+    return ppo.num_timesteps, schedule, final
+
+
+def train_sb3(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, extractor: str,
+              progress: bool, device: str, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+    """sb3-contrib's MaskablePPO through the curriculum's stages (as `train_ppo`)."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from delve_env.sb3 import DelveSB3VecEnv
+
     stage = 0
     venv = VecMonitor(DelveSB3VecEnv(hp.num_envs, seed=seed, **stages[0]))  # rollout/ep_* logs
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=hp.n_steps, batch_size=hp.batch_size,
                         n_epochs=hp.n_epochs, ent_coef=hp.ent_coef, gamma=hp.gamma, seed=seed,
-                        policy_kwargs=policy_kwargs(extractor, hp.net), verbose=0)  # fmt: skip
+                        learning_rate=hp.learning_rate, gae_lambda=hp.gae_lambda,
+                        clip_range=hp.clip, vf_coef=hp.vf_coef, max_grad_norm=hp.max_grad_norm,
+                        policy_kwargs=policy_kwargs(extractor, hp.net), device=device,
+                        verbose=0)  # fmt: skip
     model.set_logger(configure(str(out), ["csv"]))
-    curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
     curve.evaluate(model, stages[0])
     schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
     # whole chunks up to the first curve point at or past `timesteps`: a shorter run is the
@@ -195,25 +302,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
             print(f"curriculum: {stage_keys(stages[stage])} from {model.num_timesteps:,} steps")
     final = curve.rows[-1] if stage + 1 == len(stages) else curve.evaluate(model, stages[-1])
     model.save(out / "model.zip")
-    title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
-    label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
-    plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
-    seconds = time.perf_counter() - started
-    record = {"task": task, "config": config, "hyperparameters": asdict(hp),
-              "extractor": extractor, "seed": seed, "eval_seed": EVAL_SEED,
-              "timesteps": model.num_timesteps, "seconds": round(seconds, 1),
-              "curriculum": schedule, "baseline_random": baseline, "final": final}  # fmt: skip
-    (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
-    checkpoints = sorted((out / "checkpoints").glob("*.zip"))
-    print(f"done: {model.num_timesteps:,} timesteps in {seconds:.0f} s; wrote")
-    for path, what in (("model.zip", "the final model"),
-                       ("checkpoints", f"{len(checkpoints)} checkpoints"),
-                       ("curve.csv", "learning curve: timesteps, win rate, mean return"),
-                       ("curve.png", "its plot, random-legal baseline as a line"),
-                       ("progress.csv", "SB3's training log"),
-                       ("run.json", "config, hyperparameters, baseline, final evaluation")):  # fmt: skip
-        print(f"  {out / path}  {what}")
-    return out / "model.zip"
+    return model.num_timesteps, schedule, final
 
 
 if __name__ == "__main__":

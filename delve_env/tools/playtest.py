@@ -153,18 +153,27 @@ def is_model(spec: str) -> bool:
 
 
 def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
-    """Every seed's run for a MaskablePPO model, all in one batched engine (slot i plays
-    seeds[i], the same game as the single env reset with it), one forward pass a step for
-    all, on float observations as the model was trained (`FloatObservation`). 'model:PATH.zip'
-    takes the likeliest action; 'sampled:PATH.zip' samples the policy (torch seeded with the
-    first seed)."""
+    """Every seed's run for a saved model, all in one batched engine (slot i plays seeds[i],
+    the same game as the single env reset with it), one forward pass a step for all.
+    'model:PATH.zip' takes the likeliest action; 'sampled:PATH.zip' samples the policy: a
+    `delve train` policy from each game's own stream (`policy.play`), an SB3 MaskablePPO on
+    float observations with torch seeded with the first seed."""
+    from ..policy import PolicyNet, is_policy_file, play
+
+    kind, path = spec.split(":", 1)
+    if is_policy_file(path):
+        policy = PolicyNet.load(path)
+
+        def on_end(s, e, steps, truncated):
+            return run_record(s, e, preset.name, spec, int(seeds[e]), steps, truncated)
+
+        return play(policy.logits, preset.config, seeds, kind == "sampled", on_end)
     import torch
     from sb3_contrib import MaskablePPO
 
     from ..vector import DelveVectorEnv
     from ..wrappers import float_scales, to_float
 
-    kind, path = spec.split(":", 1)
     model = MaskablePPO.load(path, device="cpu")
     if kind == "sampled":
         torch.manual_seed(seeds.start)

@@ -1,0 +1,238 @@
+"""A trained policy's network as plain numpy, and games played by a policy in one batch.
+
+The network reads the engine's observation record (`engine/layout.py`, one uint8 row an env)
+as it is. Its first layer sees each categorical byte (the map's tile codes, a class, an item
+kind, the vault's symbols) as a one-hot of its value and every other byte as a number scaled
+into [0, 1]. A one-hot times a weight matrix is one row of it, so that layer is a sum of
+looked-up rows (an embedding bag) plus one small matrix product: cheap to train, and a few
+lines of numpy to run. Then one hidden layer, the action logits and the value.
+
+`training/` trains it with torch and saves it with `save`; playing it (`PolicyNet.load`)
+needs numpy alone. `play` runs every game of an evaluation in its own slot of one engine with
+one forward pass a step for all of them; sampled actions come from a stream per game, so a
+game's moves never depend on the batch it was played in.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .engine.layout import KEYS, MAP, OBS_BYTES, OFFSETS, highs
+
+FORMAT = "delve-policy-1"  # what `save` writes into the archive's meta.json
+
+# the fields the first layer reads as categories (a one-hot of the value), by key and name;
+# every map byte is one
+CATEGORICAL = {
+    "status": ("mode",),
+    "party": ("class",),
+    "puzzle": ("rings set", "guesses", "best guess", "hint"),
+    "pack": ("kind",),
+    "foe": ("kind",),
+    "line": ("item",),
+    "fight": ("ally",),
+}
+
+
+def _positions(key, base: int, rows: int, names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """(record position, high) of every value of `key`'s fields in `names`, over `rows` rows
+    from `base`, nested rows (a fight's foes, a shop's lines) included by their own key."""
+    out = []
+    for r in range(rows):
+        at_row = base + r * key.size
+        for at, count, name, high, _ in key.fields:
+            if at in key.nested:
+                inner, n = key.nested[at]
+                out += _positions(inner, at_row + at, n, CATEGORICAL.get(inner.name, ()))
+            elif name in names:
+                out += [(at_row + at + i, high) for i in range(count)]
+    return out
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """How the first layer reads a record: `cat_at` are the categorical bytes, and the one-hot
+    of byte `cat_at[j]` with value v is row `cat_base[j] + v` of the embedding table
+    (`cat_rows` rows); `num_at` are the numeric bytes, each multiplied by `num_scale`."""
+
+    cat_at: np.ndarray
+    cat_base: np.ndarray
+    cat_rows: int
+    num_at: np.ndarray
+    num_scale: np.ndarray
+
+
+def inputs() -> Inputs:
+    """The categorical and numeric bytes of the record (see CATEGORICAL)."""
+    cats = [(OFFSETS["map"] + i, int(h)) for i, h in enumerate(highs()["map"].ravel())]
+    for key in KEYS[1:]:
+        rows = int(np.prod(key.rows)) if key.rows else 1
+        cats += _positions(key, OFFSETS[key.name], rows, CATEGORICAL.get(key.name, ()))
+    cat_at = np.array([p for p, _ in cats], dtype=np.int64)
+    sizes = np.array([h + 1 for _, h in cats], dtype=np.int64)
+    cat_base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    flat_highs = np.concatenate([highs()[k.name].ravel() for k in KEYS]).astype(np.float32)
+    num_at = np.setdiff1d(np.arange(OBS_BYTES, dtype=np.int64), cat_at)
+    num_scale = 1.0 / np.maximum(flat_highs[num_at], 1.0)
+    return Inputs(cat_at, cat_base, int(sizes.sum()), num_at, num_scale.astype(np.float32))
+
+
+# the weights, in the order the torch network (training/net.py) names them
+WEIGHTS = ("embed", "num_w", "num_b", "body_w", "body_b", "pi_w", "pi_b", "v_w", "v_b")
+
+
+class PolicyNet:
+    """The trained network's forward pass in numpy.
+
+    Args:
+        weights: The arrays named in WEIGHTS (float32; linear weights as (out, in), torch's
+            layout).
+        meta: What was trained: task, config, trainer, steps, seed, evaluation (free-form).
+    """
+
+    def __init__(self, weights: dict[str, np.ndarray], meta: dict | None = None):
+        missing = [k for k in WEIGHTS if k not in weights]
+        if missing:
+            raise ValueError(f"policy weights miss {missing}")
+        self.w = {k: np.ascontiguousarray(weights[k], dtype=np.float32) for k in WEIGHTS}
+        self.meta = dict(meta or {})
+        self.inputs = inputs()
+        x = self.inputs
+        if self.w["embed"].shape[0] != x.cat_rows or self.w["num_w"].shape[1] != len(x.num_at):
+            raise ValueError("the policy was trained on another observation layout")
+        self._num_wt = self.w["num_w"].T.copy()
+        self._body_wt = self.w["body_w"].T.copy()
+        self._pi_wt = self.w["pi_w"].T.copy()
+
+    @staticmethod
+    def load(path: str | Path) -> PolicyNet:
+        """A policy saved by `save` (a zip of .npy arrays and meta.json)."""
+        with zipfile.ZipFile(path) as z:
+            names = z.namelist()
+            if "meta.json" not in names:
+                raise ValueError(f"{path} is not a Delve policy (no meta.json)")
+            meta = json.loads(z.read("meta.json"))
+        if meta.get("format") != FORMAT:
+            raise ValueError(f"{path}: unknown policy format {meta.get('format')!r}")
+        with np.load(path) as arrays:
+            return PolicyNet({k: arrays[k] for k in WEIGHTS}, meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights and meta as one zip (numpy's .npz with a meta.json beside)."""
+        save(path, self.w, self.meta)
+
+    def logits(self, records: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
+        """(B, NUM_ACTIONS) float32 logits of the records; illegal actions -inf under `masks`."""
+        return self.forward(records, masks)[0]
+
+    def forward(self, records: np.ndarray, masks: np.ndarray | None = None):
+        """(logits, value) of a batch of records (B, OBS_BYTES) uint8."""
+        x = self.inputs
+        h = (records[:, x.num_at] * x.num_scale) @ self._num_wt + self.w["num_b"]
+        idx = records[:, x.cat_at].astype(np.int64) + x.cat_base
+        for lo in range(0, idx.shape[1], 64):  # the bag's sum, a block of bytes at a time
+            h += self.w["embed"][idx[:, lo : lo + 64]].sum(axis=1)
+        h = np.maximum(h, 0.0)
+        h = np.maximum(h @ self._body_wt + self.w["body_b"], 0.0)
+        logits = h @ self._pi_wt + self.w["pi_b"]
+        if masks is not None:
+            logits = np.where(masks, logits, -np.inf)
+        return logits.astype(np.float32), h @ self.w["v_w"][0] + self.w["v_b"][0]
+
+
+def save(path: str | Path, weights: dict[str, np.ndarray], meta: dict) -> None:
+    """One zip holding each weight as a .npy (so `np.load` reads it) and meta.json."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **{k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHTS})
+    if path.suffix != ".npz" and path.with_suffix(path.suffix + ".npz").exists():
+        path.with_suffix(path.suffix + ".npz").replace(path)  # savez adds .npz to other names
+    with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
+        z.writestr("meta.json", json.dumps({**meta, "format": FORMAT}, indent=1))
+
+
+def is_policy_file(path: str | Path) -> bool:
+    """Whether `path` is a policy `save` wrote (else perhaps an SB3 model.zip)."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            return "meta.json" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+# --- choosing actions ---------------------------------------------------------------------
+
+
+def uniforms(seeds: np.ndarray, steps: np.ndarray) -> np.ndarray:
+    """One uniform in [0, 1) per game from its seed and step (splitmix64 of the pair): a game's
+    draws depend on nothing but its own seed and how far it has played."""
+    with np.errstate(over="ignore"):
+        z = seeds.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + steps.astype(np.uint64)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+    return (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
+
+
+def choose(logits: np.ndarray, u: np.ndarray | None) -> np.ndarray:
+    """Actions from masked logits (illegal ones -inf): the likeliest where `u` is None, else
+    sampled by inverse CDF with one uniform per row (never an illegal one: its mass is 0)."""
+    if u is None:
+        return logits.argmax(axis=1)
+    p = np.exp(logits.astype(np.float64) - logits.max(axis=1, keepdims=True))
+    cdf = np.cumsum(p, axis=1)
+    return (cdf <= (u * cdf[:, -1])[:, None]).sum(axis=1)
+
+
+def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list:
+    """Play one game per seed, every game in its own slot of one engine, with one forward pass
+    a step over the games still playing.
+
+    Args:
+        policy: `(records, masks) -> masked logits` (a `PolicyNet`'s `logits`).
+        config: The games' config (`Config` keys: a game here is the one the single env of
+            that config plays after `reset(seed=s)`).
+        seeds: The games' seeds.
+        sampled: Sample each action (a stream per game, `uniforms`); else the likeliest.
+        on_end: `(state, slot, steps, truncated) -> record` called as each game ends; by
+            default the record is `spaces.episode_stats` with `return` and `length` added.
+
+    Returns:
+        One record per seed, in the seeds' order.
+    """
+    from .spaces import episode_stats
+    from .vector import DelveVectorEnv
+
+    seeds = np.asarray(list(seeds), dtype=np.uint64)
+    n = len(seeds)
+    venv = DelveVectorEnv(n, **config)
+    venv.reset(seed=[int(s) for s in seeds])
+    eng = venv.engine
+    returns = np.zeros(n)
+    steps = np.zeros(n, dtype=np.int64)
+    playing = np.ones(n, dtype=np.bool_)
+    records: list = [None] * n
+    actions = np.zeros(n, dtype=np.int64)
+    ended = np.zeros(n, dtype=np.bool_)  # a finished game's slot starts anew once, unread
+    while playing.any():
+        live = np.flatnonzero(playing)
+        logits = policy(eng.obs_record[live], eng.masks[live])
+        actions[live] = choose(logits, uniforms(seeds[live], steps[live]) if sampled else None)
+        eng.step(actions, ended)
+        ended[:] = False
+        returns[live] += eng.rewards[live]
+        steps[live] += 1
+        for e in live[(eng.terminated | eng.truncated)[live]]:
+            cut = bool(eng.truncated[e] and not eng.terminated[e])
+            if on_end is None:
+                records[e] = {**episode_stats(eng.state, e), "return": float(returns[e]),
+                              "length": int(steps[e]), "truncated": cut}  # fmt: skip
+            else:
+                records[e] = on_end(eng.state, e, int(steps[e]), cut)
+            playing[e], ended[e] = False, True
+    return records

@@ -1,0 +1,215 @@
+"""Masked PPO over the engine's own buffers: the default trainer of `delve train`.
+
+One engine steps every training game; each step the network reads the engine's observation
+records and masks as they are (uint8, no Dict, no float copies) in one forward pass, and
+the rollout lives in preallocated arrays. The update is PPO's clipped objective with
+generalised advantage estimates, as in CleanRL's single-file PPO, with the illegal actions'
+logits set to the lowest float (TorchRL's MaskedCategorical does the same) so that they are
+never sampled and add nothing to the entropy. docs/LEARNING.md says why it replaced
+sb3-contrib's MaskablePPO as the default (`--trainer sb3` still runs that).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from delve_env.config import Config
+from delve_env.engine.actions import NUM_ACTIONS
+from delve_env.engine.batch import Engine
+from delve_env.engine.layout import OBS_BYTES
+from delve_env.policy import play
+from training.net import Net, log_probs_entropy, sample
+
+HIDDEN = {"small": 128, "tiny": 16}  # TaskDefaults.net -> the hidden layers' width
+LOG_FIELDS = ("timesteps", "seconds", "steps_per_s", "episodes", "win_rate", "mean_return",
+              "policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac",
+              "learning_rate")  # fmt: skip
+
+
+class Games:
+    """The training games: one engine of `num_envs` slots with same-step autoreset (a finished
+    slot's next observation is its new game's first), slot i starting with seed `seed + i`."""
+
+    def __init__(self, task_config: dict, num_envs: int, seed: int):
+        config = Config.from_kwargs(**task_config)
+        self.engine = Engine(num_envs, config.params(), config.party_classes())
+        self.engine.reset(np.arange(seed, seed + num_envs, dtype=np.uint64),
+                          np.ones(num_envs, dtype=np.bool_))  # fmt: skip
+        self.no_reset = np.zeros(num_envs, dtype=np.bool_)
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rewards, dones, won) of one step; the finished slots start their next games."""
+        eng = self.engine
+        eng.step(actions, self.no_reset)
+        dones = eng.terminated | eng.truncated
+        won = dones & (eng.state.outcome == 1)
+        rewards = eng.rewards.copy()
+        if dones.any():
+            eng.reset(np.empty(0, dtype=np.uint64), dones)
+        return rewards, dones, won
+
+
+def policy_of(net: Net):
+    """`(records, masks) -> masked logits` (numpy) of the torch network, for `play`."""
+    device = next(net.parameters()).device
+
+    def logits(records: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            out, _ = net(torch.from_numpy(np.ascontiguousarray(records)).to(device))
+        return np.where(masks, out.cpu().numpy(), -np.inf)
+
+    return logits
+
+
+class PPO:
+    """The learner: network, optimiser and rollout buffers for `num_envs` x `n_steps` steps.
+
+    Args:
+        hp: A `training.tasks.TaskDefaults` row.
+        seed: Seeds torch (the network's initial weights and the sampled actions).
+    """
+
+    def __init__(self, hp, seed: int = 0, device: str = "cpu"):
+        self.hp = hp
+        self.device = torch.device(device)
+        torch.manual_seed(seed)
+        self.net = Net(HIDDEN[hp.net]).to(self.device)
+        self.opt = torch.optim.Adam(self.net.parameters(), lr=hp.learning_rate, eps=1e-5)
+        self.gen = torch.Generator().manual_seed(seed)
+        n, t = hp.num_envs, hp.n_steps
+        self.obs = torch.zeros((t, n, OBS_BYTES), dtype=torch.uint8)
+        self.masks = torch.zeros((t, n, NUM_ACTIONS), dtype=torch.bool)
+        self.actions = torch.zeros((t, n), dtype=torch.long)
+        self.logps = torch.zeros((t, n))
+        self.values = torch.zeros((t, n))
+        self.rewards = torch.zeros((t, n))
+        self.dones = torch.zeros((t, n))
+        self.num_timesteps = 0
+        self.episodes = 0
+        self.recent: list[tuple[float, bool]] = []  # (return, won) of finished training games
+
+    def collect(self, games: Games, returns: np.ndarray) -> torch.Tensor:
+        """Play `n_steps` steps of every game into the buffers; returns the last values."""
+        eng = games.engine
+        for t in range(self.hp.n_steps):
+            self.obs[t] = torch.from_numpy(eng.obs_record)
+            self.masks[t] = torch.from_numpy(eng.masks)
+            with torch.no_grad():
+                logits, value = self.net(self.obs[t].to(self.device))
+                logits, value = logits.cpu(), value.cpu()
+                action = sample(logits, self.masks[t], self.gen)
+                logp, _ = log_probs_entropy(logits, self.masks[t], action)
+            self.actions[t], self.logps[t], self.values[t] = action, logp, value
+            rewards, dones, won = games.step(action.numpy())
+            self.rewards[t] = torch.from_numpy(rewards)
+            self.dones[t] = torch.from_numpy(dones.astype(np.float32))
+            returns += rewards
+            for e in np.flatnonzero(dones):
+                self.recent.append((float(returns[e]), bool(won[e])))
+                returns[e] = 0.0
+            self.episodes += int(dones.sum())
+        self.num_timesteps += self.hp.n_steps * self.hp.num_envs
+        with torch.no_grad():
+            return self.net(torch.from_numpy(eng.obs_record).to(self.device))[1].cpu()
+
+    def advantages(self, last_value: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Generalised advantage estimates and the value targets (a game's end, won, lost or
+        cut short, bootstraps nothing past it)."""
+        hp = self.hp
+        adv = torch.zeros_like(self.rewards)
+        gae = torch.zeros(hp.num_envs)
+        for t in reversed(range(hp.n_steps)):
+            next_value = last_value if t == hp.n_steps - 1 else self.values[t + 1]
+            live = 1.0 - self.dones[t]
+            delta = self.rewards[t] + hp.gamma * next_value * live - self.values[t]
+            gae = delta + hp.gamma * hp.gae_lambda * live * gae
+            adv[t] = gae
+        return adv, adv + self.values
+
+    def update(self, last_value: torch.Tensor, learning_rate: float) -> dict:
+        """`n_epochs` passes of minibatches over the rollout; returns the losses' means."""
+        hp = self.hp
+        for group in self.opt.param_groups:
+            group["lr"] = learning_rate
+        adv, target = self.advantages(last_value)
+        size = hp.n_steps * hp.num_envs
+        obs, masks = self.obs.reshape(size, OBS_BYTES), self.masks.reshape(size, NUM_ACTIONS)
+        actions, old_logp = self.actions.reshape(size), self.logps.reshape(size)
+        adv, target = adv.reshape(size), target.reshape(size)
+        stats = {k: 0.0 for k in ("policy_loss", "value_loss", "entropy", "approx_kl",
+                                  "clip_frac")}  # fmt: skip
+        batches = 0
+        for _ in range(hp.n_epochs):
+            order = torch.randperm(size, generator=self.gen)
+            for lo in range(0, size, hp.batch_size):
+                b = order[lo : lo + hp.batch_size]
+                dev = self.device
+                logits, value = self.net(obs[b].to(dev))
+                logp, entropy = log_probs_entropy(logits, masks[b].to(dev), actions[b].to(dev))
+                ratio = (logp - old_logp[b].to(dev)).exp()
+                a = adv[b].to(dev)
+                a = (a - a.mean()) / (a.std() + 1e-8)
+                policy_loss = torch.max(-a * ratio,
+                                        -a * ratio.clamp(1 - hp.clip, 1 + hp.clip)).mean()  # fmt: skip
+                value_loss = 0.5 * (value - target[b].to(dev)).pow(2).mean()
+                loss = policy_loss + hp.vf_coef * value_loss - hp.ent_coef * entropy.mean()
+                self.opt.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.net.parameters(), hp.max_grad_norm)
+                self.opt.step()
+                with torch.no_grad():
+                    stats["policy_loss"] += policy_loss.item()
+                    stats["value_loss"] += value_loss.item()
+                    stats["entropy"] += entropy.mean().item()
+                    log_ratio = logp - old_logp[b].to(dev)
+                    stats["approx_kl"] += ((ratio - 1) - log_ratio).mean().item()
+                    stats["clip_frac"] += ((ratio - 1).abs() > hp.clip).float().mean().item()
+                batches += 1
+        return {k: v / batches for k, v in stats.items()}
+
+    def train(self, games: Games, timesteps: int, log: csv.DictWriter | None, started: float,
+              total: int) -> None:  # fmt: skip
+        """Collect and update until `timesteps` more steps are learned; `total` is the whole
+        run's budget (the learning rate falls linearly to 0 over it)."""
+        goal = self.num_timesteps + timesteps
+        returns = np.zeros(self.hp.num_envs)
+        while self.num_timesteps < goal:
+            last_value = self.collect(games, returns)
+            lr = self.hp.learning_rate * max(0.0, 1.0 - self.num_timesteps / max(total, 1))
+            stats = self.update(last_value, lr)
+            if log is not None:
+                recent, self.recent = self.recent[-200:], []
+                seconds = time.perf_counter() - started
+                log.writerow({
+                    "timesteps": self.num_timesteps, "seconds": round(seconds, 1),
+                    "steps_per_s": round(self.num_timesteps / seconds),
+                    "episodes": self.episodes,
+                    "win_rate": np.mean([w for _, w in recent]) if recent else "",
+                    "mean_return": np.mean([r for r, _ in recent]) if recent else "",
+                    "learning_rate": lr, **stats})  # fmt: skip
+
+
+def evaluate(net: Net, config: dict, episodes: int, seed: int, sampled: bool) -> dict:
+    """Play `episodes` games (seeds seed, seed + 1, ...) with the network in one batch."""
+    from training.evaluate import summarize
+
+    runs = play(policy_of(net), config, range(seed, seed + episodes), sampled)
+    return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
+                     [r["length"] for r in runs])  # fmt: skip
+
+
+def save_policy(net: Net, path: Path, meta: dict) -> None:
+    """The numpy policy's file (`delve_env.policy.PolicyNet.load` reads it)."""
+    net.export(meta).save(path)
+
+
+def write_log_header(path: Path):
+    f = path.open("w", newline="")
+    writer = csv.DictWriter(f, LOG_FIELDS)
+    writer.writeheader()
+    return f, writer
