@@ -21,7 +21,6 @@ import os
 import platform
 import sys
 import time
-from dataclasses import replace
 
 ROWS = {"whole game (easy)": ("Delve-Easy-v0", {}), "combat, floor 1": ("Delve-Combat-v0",
         {"floor": 1})}  # fmt: skip

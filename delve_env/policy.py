@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine.layout import KEYS, MAP, OBS_BYTES, OFFSETS, highs
+from .engine.layout import KEYS, OBS_BYTES, OFFSETS, highs
 
 FORMAT = "delve-policy-1"  # what `save` writes into the archive's meta.json
 
