@@ -123,7 +123,9 @@ def main(argv: list[str] | None = None) -> int:
     global GAMES
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--timesteps", type=int, default=32_768, help="steps timed a row")
-    parser.add_argument("--trainers", default="ppo,sb3", help="ppo,sb3 (comma-separated)")
+    parser.add_argument("--trainers", default="ppo,sb3",
+                        help="ppo,sb3 (comma-separated; '' for none, as with --rllib alone in "
+                        "RLlib's own environment)")  # fmt: skip
     parser.add_argument("--rllib", action="store_true", help="+ RLlib PPO, 1 and 2 runners")
     parser.add_argument("--device", default="cpu", help="torch device of ppo and sb3")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
@@ -135,7 +137,6 @@ def main(argv: list[str] | None = None) -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    from delve_env.engine.batch import Engine  # noqa: F401  (compiled before any timing)
     from training.tasks import task_defaults
 
     env_speed(task_config("Delve-Easy-v0", {}), 8, 0.5)  # compile or load the engine first
@@ -144,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.device}), numpy {np.__version__}; {args.timesteps:,} steps a row\n")  # fmt: skip
     print("| trainer | task | games | learned steps/s | env steps/s | eval games/s |")
     print("|---|---|---:|---:|---:|---:|")
-    for trainer in args.trainers.split(","):
+    for trainer in filter(None, args.trainers.split(",")):
         for name, (task, extra) in ROWS.items():
             config = task_config(task, extra)
             n = task_defaults(task).num_envs

@@ -105,6 +105,7 @@ class PolicyNet:
         x = self.inputs
         if self.w["embed"].shape[0] != x.cat_rows or self.w["num_w"].shape[1] != len(x.num_at):
             raise ValueError("the policy was trained on another observation layout")
+        self._bag = _torch_bag()
         self._num_wt = self.w["num_w"].T.copy()
         self._body_wt = self.w["body_w"].T.copy()
         self._pi_wt = self.w["pi_w"].T.copy()
@@ -135,14 +136,34 @@ class PolicyNet:
         x = self.inputs
         h = (records[:, x.num_at] * x.num_scale) @ self._num_wt + self.w["num_b"]
         idx = records[:, x.cat_at].astype(np.int64) + x.cat_base
-        for lo in range(0, idx.shape[1], 64):  # the bag's sum, a block of bytes at a time
-            h += self.w["embed"][idx[:, lo : lo + 64]].sum(axis=1)
+        if self._bag is not None:
+            h += self._bag(idx, self.w["embed"])
+        else:
+            for lo in range(0, idx.shape[1], 64):  # the bag's sum, a block of bytes at a time
+                h += self.w["embed"][idx[:, lo : lo + 64]].sum(axis=1)
         h = np.maximum(h, 0.0)
         h = np.maximum(h @ self._body_wt + self.w["body_b"], 0.0)
         logits = h @ self._pi_wt + self.w["pi_b"]
         if masks is not None:
             logits = np.where(masks, logits, -np.inf)
         return logits.astype(np.float32), h @ self.w["v_w"][0] + self.w["v_b"][0]
+
+
+def _torch_bag():
+    """torch's embedding bag as `(idx, table) -> sums` where torch is installed (several times
+    quicker than numpy's gather and sum over a batch), else None."""
+    try:
+        import torch
+    except ImportError:
+        return None
+
+    def bag(idx: np.ndarray, table: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            sums = torch.nn.functional.embedding_bag(torch.from_numpy(idx),
+                                                     torch.from_numpy(table), mode="sum")  # fmt: skip
+        return sums.numpy()
+
+    return bag
 
 
 def save(path: str | Path, weights: dict[str, np.ndarray], meta: dict) -> None:
@@ -236,3 +257,49 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list
                 records[e] = on_end(eng.state, e, int(steps[e]), cut)
             playing[e], ended[e] = False, True
     return records
+
+
+# --- the policies shipped with the package ---------------------------------------------------
+
+SHIPPED = Path(__file__).parent / "policies"  # <difficulty>.zip, trained by `delve train`
+
+
+def shipped(difficulty: str) -> PolicyNet:
+    """The trained policy shipped for a preset ("easy", "normal", "hard")."""
+    path = SHIPPED / f"{difficulty}.zip"
+    if not path.is_file():
+        have = sorted(p.stem for p in SHIPPED.glob("*.zip"))
+        raise ValueError(f"no trained policy ships for difficulty {difficulty!r}; shipped: "
+                         f"{', '.join(have) or 'none'}")  # fmt: skip
+    return PolicyNet.load(path)
+
+
+class Agent:
+    """A policy playing the single env (`DelveEnv`) step by step, as `play` plays a batch:
+    `agent(env, info)` is its action, sampled from the seed's stream at this step's count (so
+    the single env plays the very game `play` plays in a slot) or the likeliest one.
+
+    Args:
+        policy: A `PolicyNet`.
+        seed: The game's seed (the stream sampled actions are drawn from).
+        sampled: Sample the actions (else the likeliest).
+    """
+
+    def __init__(self, policy: PolicyNet, seed: int | None, sampled: bool = True):
+        self.policy, self.sampled = policy, sampled
+        self.seed = np.array([seed or 0], dtype=np.uint64)
+        self.steps = 0
+
+    def probabilities(self, env) -> np.ndarray:
+        """The policy's probability of every action in the env's state (0 where illegal)."""
+        eng = env.unwrapped.engine
+        logits = self.policy.logits(eng.obs_record[:1], eng.masks[:1])[0].astype(np.float64)
+        p = np.exp(logits - logits.max())
+        return p / p.sum()
+
+    def __call__(self, env, info=None) -> int:
+        eng = env.unwrapped.engine
+        logits = self.policy.logits(eng.obs_record[:1], eng.masks[:1])
+        u = uniforms(self.seed, np.array([self.steps])) if self.sampled else None
+        self.steps += 1
+        return int(choose(logits, u)[0])

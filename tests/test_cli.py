@@ -178,3 +178,26 @@ def test_throughput_script_json():
     result = json.loads(done.stdout)
     assert JSON_ALWAYS <= set(result) <= JSON_ALWAYS | JSON_THREADS
     assert set(result["vector"]) == {"2"}
+
+
+def test_watch_trained_plays_a_whole_game_with_the_shipped_policy_without_torch():
+    """`delve watch --agent trained` plays the policy shipped for the difficulty with numpy
+    alone: torch made unimportable, the game runs to its outcome."""
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "from delve_env.tools import cli\n"
+            "sys.exit(cli.main(['watch', '--agent', 'trained', '--difficulty', 'easy',"
+            " '--seed', '4', '--fps', '1000']))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    ended = re.search(r"The trained agent (won|lost) seed 4 in (\d+) steps", done.stdout)
+    assert ended, done.stdout[-2000:]
+    assert f"=== trained agent, seed 4, step {ended.group(2)} ===" in done.stdout
+
+
+def test_watch_trained_names_the_shipped_policies_when_none_fits(capsys, monkeypatch, tmp_path):
+    from delve_env import policy
+
+    monkeypatch.setattr(policy, "SHIPPED", tmp_path)
+    code, _, err = run_cli(["watch", "--agent", "trained", "--steps", "1"], capsys)
+    assert code == 2 and "no trained policy ships for difficulty 'normal'" in err

@@ -158,25 +158,31 @@ def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
     """`summarize` of a saved model's episodes, all in one batch: a `delve train` policy
     (numpy, `delve_env.policy.play`) or an SB3 model (`play_batched`)."""
     from delve_env.policy import PolicyNet, is_policy_file
-    from delve_env.policy import play as play_policy
 
     if is_policy_file(path):
-        runs = play_policy(
-            PolicyNet.load(path).logits, config, range(seed, seed + episodes), sampled
-        )
-        return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
-                         [r["length"] for r in runs])  # fmt: skip
+        return play_policy_batched(PolicyNet.load(path), config, episodes, seed, sampled)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(path, device="cpu")
     return play_batched(task, config, model, episodes, seed, deterministic=not sampled)
 
 
+def play_policy_batched(policy, config: dict, episodes: int, seed: int = EVAL_SEED,
+                        sampled: bool = True) -> dict:  # fmt: skip
+    """`summarize` of a `PolicyNet`'s episodes on seeds seed, seed + 1, ... in one batch."""
+    from delve_env.policy import play
+
+    runs = play(policy.logits, config, range(seed, seed + episodes), sampled)
+    return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
+                     [r["length"] for r in runs])  # fmt: skip
+
+
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = task_parser(__doc__, prog)
     parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
-    parser.add_argument("--agent", choices=("model", "random", "scripted"),
-                        help="default: model when MODEL.zip is given")  # fmt: skip
+    parser.add_argument("--agent", choices=("model", "trained", "random", "scripted"),
+                        help="default: model when MODEL.zip is given; trained: the policy "
+                        "shipped for the config's difficulty, sampled")  # fmt: skip
     parser.add_argument("--episodes", type=int, default=200, help="default 200")
     parser.add_argument("--seed", type=int, default=EVAL_SEED, help=f"first seed ({EVAL_SEED})")
     parser.add_argument("--stochastic", action="store_true",
@@ -198,8 +204,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(f"--stochastic samples a model's actions; --agent {agent} has no model")
     if agent != "model" and args.model:
         parser.error(f"MODEL.zip is for --agent model, not --agent {agent}")
-    if agent == "scripted" and args.task in SUBTASKS:
-        parser.error(f"the scripted agent plays the whole game, not {args.task}")
+    if agent in ("scripted", "trained") and args.task in SUBTASKS:
+        parser.error(f"the {agent} agent plays the whole game, not {args.task}")
     if args.model and not Path(args.model).is_file():
         parser.error(f"no such model file: {args.model}")
     if args.episodes < 1:
@@ -211,11 +217,20 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if agent == "model":
         result = play_model_file(args.task, config, args.model, args.episodes, args.seed,
                                  sampled=args.stochastic)  # fmt: skip
+    elif agent == "trained":
+        from delve_env.config import Config
+        from delve_env.policy import shipped
+
+        try:
+            policy = shipped(Config.from_kwargs(**config).difficulty)
+        except ValueError as err:
+            parser.error(str(err))
+        result = play_policy_batched(policy, config, args.episodes, args.seed, sampled=True)
     else:
         policy = random_policy(args.seed) if agent == "random" else scripted_policy()
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)
     result = {"task": args.task, "config": config, "agent": agent, "model": args.model,
-              "stochastic": args.stochastic, "seed": args.seed, **result}  # fmt: skip
+              "stochastic": args.stochastic or agent == "trained", "seed": args.seed, **result}  # fmt: skip
     if args.json:
         print(json.dumps(result))
     else:

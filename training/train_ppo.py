@@ -80,6 +80,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                      help="torch device: auto (CUDA when torch sees it, else the CPU), cpu, "
                           "cuda, cuda:1, ...")  # fmt: skip
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
+    run.add_argument("--ent-coef", type=float, help="the entropy bonus")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
                      help="whole game: start at depth 2, one floor deeper at each curve point "
@@ -103,14 +104,15 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
     hp = task_defaults(args.task, args.quick)
     keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
-            "eval_episodes", "learning_rate")  # fmt: skip
+            "eval_episodes", "learning_rate", "ent_coef")  # fmt: skip
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
     threads = args.threads or (os.cpu_count() or 1 if args.trainer == "ppo" else 1)
     if threads < 1:
         parser.error("--threads must be positive")
     for key, value in overrides.items():
-        if value < 1:
-            parser.error(f"--{key.replace('_', '-')} must be positive")
+        if value < (0 if key == "ent_coef" else 1e-12 if key == "learning_rate" else 1):
+            least = "at least 0" if key == "ent_coef" else "positive"
+            parser.error(f"--{key.replace('_', '-')} must be {least}")
     if args.promote_at is not None and not 0 < args.promote_at <= 1:
         parser.error("--promote-at must be in (0, 1]")
     for key in ("curriculum", "promote_at", "sampled"):

@@ -175,9 +175,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- watch -----------------------------------------------------------------------------------
 
 
-def make_policy(name: str, seed: int | None) -> tuple[str, Callable]:
+def make_policy(name: str, seed: int | None, env=None) -> tuple[str, Callable]:
     """(name actually used, policy(env, info) -> action). The scripted agent is imported
-    lazily; if it cannot be imported the random-legal agent stands in (with a note)."""
+    lazily; if it cannot be imported the random-legal agent stands in (with a note). The
+    trained agent is the policy shipped for `env`'s difficulty (`policy.shipped`), its actions
+    sampled from the seed's stream."""
+    if name == "trained":
+        from ..policy import Agent, shipped
+
+        return "trained", Agent(shipped(env.unwrapped.config.difficulty), seed)
     if name == "scripted":
         try:
             from agents.scripted import ScriptedAgent
@@ -200,7 +206,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     image_module = _gif_writer() if args.gif else None
     env = _make_env(args)
-    used, policy = make_policy(args.agent, args.seed)
+    try:
+        used, policy = make_policy(args.agent, args.seed, env)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
     if args.gif:
         frames = []
         step, total, done, info, truncated = play_through(
@@ -387,7 +396,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     watch = sub.add_parser("watch", help="watch a policy play, rendered")
-    watch.add_argument("--agent", choices=("scripted", "random"), default="scripted")
+    watch.add_argument("--agent", choices=("scripted", "trained", "random"), default="scripted",
+                       help="scripted: the expert; trained: the policy shipped for the "
+                       "difficulty (delve_env/policies/); random: random-legal")  # fmt: skip
     _add_game_options(watch)
     watch.add_argument("--steps", type=_non_negative_int, default=None,
                        help="stop after this many steps (default: play the whole game)")  # fmt: skip

@@ -145,24 +145,30 @@ def run_record(s, e: int, name: str, spec: str, seed: int, steps: int, truncated
     }  # fmt: skip
 
 
-POLICIES = "scripted, random, model:PATH.zip (likeliest actions) or sampled:PATH.zip"
+POLICIES = (
+    "scripted, random, trained (the policy shipped for each preset's difficulty, "
+    "sampled), model:PATH.zip (likeliest actions) or sampled:PATH.zip"
+)
 
 
 def is_model(spec: str) -> bool:
-    return spec.startswith(("model:", "sampled:"))
+    """A learned policy, played batched: a saved model or the shipped one."""
+    return spec == "trained" or spec.startswith(("model:", "sampled:"))
 
 
 def play_model(preset: Preset, spec: str, seeds: range) -> list[dict]:
-    """Every seed's run for a saved model, all in one batched engine (slot i plays seeds[i],
+    """Every seed's run for a learned policy, all in one batched engine (slot i plays seeds[i],
     the same game as the single env reset with it), one forward pass a step for all.
+    'trained' samples the policy shipped for the preset's difficulty (`policy.shipped`).
     'model:PATH.zip' takes the likeliest action; 'sampled:PATH.zip' samples the policy: a
     `delve train` policy from each game's own stream (`policy.play`), an SB3 MaskablePPO on
     float observations with torch seeded with the first seed."""
-    from ..policy import PolicyNet, is_policy_file, play
+    from ..policy import PolicyNet, is_policy_file, play, shipped
 
-    kind, path = spec.split(":", 1)
-    if is_policy_file(path):
-        policy = PolicyNet.load(path)
+    kind, path = spec.split(":", 1) if spec != "trained" else ("sampled", None)
+    if path is None or is_policy_file(path):
+        difficulty = Config.from_kwargs(**preset.config).difficulty
+        policy = shipped(difficulty) if path is None else PolicyNet.load(path)
 
         def on_end(s, e, steps, truncated):
             return run_record(s, e, preset.name, spec, int(seeds[e]), steps, truncated)
