@@ -112,6 +112,18 @@ def test_golden_digests(name):
     assert record["dynamics_combined"] == soak.combined(dynamics)
 
 
+@pytest.mark.nojit
+@pytest.mark.parametrize("name", sorted(soak.GOLDEN_RUNS))
+def test_golden_digests_of_three_seeds_observation_included(name):
+    """Seeds 4-6 of every golden run, 10^4 steps each, equal the committed digests, the
+    observation bytes included. The nojit slice runs it interpreted: the compiled and the
+    interpreted engine are one program, field for field."""
+    env_id, config = soak.GOLDEN_RUNS[name]
+    digests = soak.digest_vector(env_id, range(4, 7), STEPS, config=config)
+    committed = {seed: d for seed, d in golden(name).items() if seed in digests}
+    assert len(committed) == 3 and not soak.mismatches(digests, committed)
+
+
 def test_golden_runs_reach_autoresets():
     """The short golden run covers episode ends: its games end and restart inside the digest."""
     venv = delve_env.make_vec(2, max_steps=500, reward_mode="shaped")

@@ -802,10 +802,13 @@ def test_vault1_agent_picks_up_the_wall_after_leaving_and_coming_back():
     assert s.wall_guesses[0, f] == play_wall(combo, symbols(f))
 
 
+@pytest.mark.nojit
 def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
-    """The wall's notebook (issue 8): per symbol, whether setting it on the next ring keeps
-    the guess in agreement with every guess shown, and the count of agreeing combinations,
-    checked against a brute force over every combination."""
+    """The wall's notebook: per symbol, whether setting it on the next ring keeps the guess
+    in agreement with every guess shown, and the count of agreeing combinations, checked
+    against a brute force over every combination. Interpreted too: there the rings right of a
+    guess once summed numpy booleans (a logical or), so a guess with two rings right agreed
+    with nothing."""
     import itertools
 
     from agents.vault_oracles import wall_answer
