@@ -75,6 +75,10 @@ class PPO:
     """
 
     def __init__(self, hp, seed: int = 0, device: str = "cpu"):
+        import numba
+
+        # the one-hot layer's backward (numba) on as many threads as torch's layers
+        numba.set_num_threads(min(torch.get_num_threads(), numba.config.NUMBA_NUM_THREADS))
         self.hp = hp
         self.device = torch.device(device)
         torch.manual_seed(seed)
