@@ -214,3 +214,35 @@ def test_quick_run_of_each_trainer_on_each_id_trains_saves_loads_and_evaluates(
     assert code == 0
     result = json.loads(capsys.readouterr().out)
     assert result["episodes"] == 3 and 0 <= result["win_rate"] <= 1
+
+
+def test_device_auto_takes_cuda_only_where_torch_sees_it():
+    from training.train_ppo import resolve_device
+
+    assert resolve_device("auto").type == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert resolve_device("cpu").type == "cpu"
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="no CUDA device"):
+            resolve_device("cuda")
+
+
+def test_the_shipped_policies_numpy_forward_equals_the_trainer_s_network():
+    """Every policy shipped with the package gives the same action probabilities through
+    numpy as through the trainer's torch network holding its weights, on real observations."""
+    from delve_env.policy import SHIPPED, shipped
+
+    names = sorted(p.stem for p in SHIPPED.glob("*.zip"))
+    assert "easy" in names
+    records, masks = real_records(n=48, steps=20)
+    for name in names:
+        policy = shipped(name)
+        net = Net.from_policy(policy)
+        with torch.no_grad():
+            logits, value = net(torch.as_tensor(records))
+        want = torch.softmax(torch.where(torch.as_tensor(masks), logits, -torch.inf), -1)
+        got_logits, got_value = policy.forward(records, masks)
+        got = np.exp(got_logits - got_logits.max(1, keepdims=True))
+        got /= got.sum(1, keepdims=True)
+        assert np.allclose(got, want.numpy(), atol=1e-5), name
+        assert np.allclose(got_value, value.numpy(), atol=1e-3), name
+        assert policy.meta["evaluation"]["games"] == 500 and policy.meta["trainer"] == "ppo"

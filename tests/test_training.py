@@ -131,6 +131,12 @@ def test_wilson_interval_known_values():
         (["eval", "Delve-Vault-v0", "--agent", "scripted"], "whole game"),
         (["eval", "Delve-Vault-v0"], "give MODEL.zip"),
         (["eval", "Delve-Vault-v0", "missing.zip"], "no such model file"),
+        (["eval", "Delve-Vault-v0", "--agent", "trained"], "whole game"),
+        (["train", "Delve-Combat-v0", "--ent-coef", "-0.1", "--quick"], "at least 0"),
+        (["train", "Delve-Combat-v0", "--learning-rate", "0", "--quick"], "must be positive"),
+        (["train", "Delve-Combat-v0", "--device", "nope", "--quick"], "--device nope"),
+        (["train", "Delve-Combat-v0", "--extractor", "flat", "--quick"], "--trainer sb3"),
+        (["train", "Delve-Combat-v0", "--trainer", "jax", "--quick"], "invalid choice"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):

@@ -141,3 +141,31 @@ def test_ui_travel_keys_explore_travel_and_rest():
     x, y = int(s.x[0]), int(s.y[0])
     ui.key("U")  # back to the stair up
     assert (int(s.x[0]), int(s.y[0])) != (x, y) and ui.steps == steps + 2
+
+
+def test_p_hands_a_turn_to_the_shipped_policy_and_shows_its_three_likeliest(monkeypatch, tmp_path):
+    """`p` in `delve play`: the policy shipped for the difficulty takes its likeliest action,
+    and the log names its three likeliest with their probabilities; with none shipped, the
+    log says which are."""
+    import numpy as np
+
+    from delve_env import policy
+    from delve_env.policy import WEIGHTS, PolicyNet, inputs
+
+    monkeypatch.setattr(policy, "SHIPPED", tmp_path)
+    ui = PlayUI(DelveEnv(difficulty="easy", depth=2), seed=1)
+    ui.key("p")
+    assert ui.steps == 0 and "no trained policy ships for difficulty 'easy'" in ui.log[-1]
+    x, rng = inputs(), np.random.default_rng(0)
+    shapes = {"embed": (x.cat_rows, 8), "num_w": (8, len(x.num_at)), "num_b": (8,),
+              "body_w": (8, 8), "body_b": (8,), "pi_w": (257, 8), "pi_b": (257,),
+              "v_w": (1, 8), "v_b": (1,)}  # fmt: skip
+    PolicyNet({k: rng.normal(0, 1, shapes[k]) for k in WEIGHTS}).save(tmp_path / "easy.zip")
+    for turn in range(3):
+        p = policy.Agent(policy.shipped("easy"), 1, sampled=False).probabilities(ui.env)
+        best = int(np.argmax(p))
+        ui.key("p")
+        assert ui.steps == turn + 1
+        shown = ui.log[-2] if ui.log[-1].startswith(">") else ui.log[-3]
+        assert shown.startswith("Trained policy: " + ui.action_text(best)) or ui.over
+        assert f"{p[best]:.0%}" in shown

@@ -15,6 +15,8 @@ from __future__ import annotations
 import sys
 from collections import deque
 
+import numpy as np
+
 from ..engine.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
@@ -45,7 +47,7 @@ LOG_LINES = 8
 MENU_ROWS = 14
 HELP = (
     "arrows/wasd move  . wait  f search  > stairs  g loot  o explore  G/U travel down/up\n"
-    "z rest  1-6 attack  Tab autofight  r run  b bribe  "
+    "z rest  1-6 attack  Tab autofight  r run  b bribe  p the trained policy's move  "
     "Enter: every legal action  m members  u quest  k bestiary  e effects  ? help  q quit"
 )
 
@@ -65,6 +67,8 @@ class PlayUI:
         self.done = False  # the person quit
         self.over = False  # the game ended
         self.steps = 0
+        self.seed = seed
+        self._advisor = None  # the shipped policy, loaded at the first `p`
         self._heard(info)
 
     # --- keys ----------------------------------------------------------------------------
@@ -89,6 +93,8 @@ class PlayUI:
             self.log.append("The game is over: q quits.")
         elif k == "enter" or self.mode() == CHOICE:
             self.open_menu()
+        elif k == "p":
+            self.hand_over()
         elif k in MOVE_KEYS:
             self.take(A_MOVE + MOVE_KEYS[k])
         elif k in ACTION_KEYS:
@@ -135,6 +141,24 @@ class PlayUI:
             self.over = True
             won = info["episode_stats"]["won"]
             self.log.append("You won: the king is home!" if won else "The run is over.")
+
+    def hand_over(self) -> None:
+        """The trained policy shipped for this difficulty takes one turn, its likeliest
+        action, and the log shows its three likeliest with their probabilities."""
+        if self._advisor is None:
+            from ..policy import Agent, shipped
+
+            try:
+                policy = shipped(self.env.unwrapped.config.difficulty)
+            except ValueError as err:
+                self.log.append(str(err))
+                return
+            self._advisor = Agent(policy, self.seed, sampled=False)
+        p = self._advisor.probabilities(self.env)
+        top = [int(a) for a in np.argsort(-p, kind="stable")[:3] if p[a] > 0]
+        self.log.append("Trained policy: " + ", ".join(f"{self.action_text(a)} {p[a]:.0%}"
+                                                       for a in top))  # fmt: skip
+        self.take(top[0])
 
     def _heard(self, info: dict) -> None:
         self.log.extend(heard(info))
