@@ -210,22 +210,23 @@ def test_sb3_adapter_same_games():
 
 
 @pytest.mark.nojit
-def test_pure_python_engine_matches_compiled():
-    """NUMBA_DISABLE_JIT=1 (a subprocess) gives the compiled engine's digests: 2 seeds x 400
-    steps, vector and single env. In the nojit slice this process is the interpreted engine
-    and the compiled one runs in the subprocess."""
-    args = ["--id", "Delve-v0", "--seeds", "0:2", "--steps", "400"]
+@pytest.mark.parametrize("env_id", sorted(delve_env.IDS))
+def test_pure_python_engine_matches_compiled(env_id):
+    """NUMBA_DISABLE_JIT=1 (a subprocess) gives the compiled engine's digests, observation
+    bytes included, for every id: 2 seeds x 400 steps, vector and single env. In the nojit
+    slice this process is the interpreted engine and the compiled one runs in the subprocess."""
+    args = ["--id", env_id, "--seeds", "0:2", "--steps", "400"]
     if numba.config.DISABLE_JIT:
         got = result(run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="0"))
         assert got["jit_disabled"] == "0"
-        vec = soak.digest_vector("Delve-v0", range(2), 400)
-        single = soak.digest_single("Delve-v0", range(2), 400)
+        vec = soak.digest_vector(env_id, range(2), 400)
+        single = soak.digest_single(env_id, range(2), 400)
         assert not soak.mismatches(vec, got["digests"])
         assert not soak.mismatches(single, got["digests"])
         return
     vec = run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="1")
     single = run_subprocess([*args, "--runner", "single"], NUMBA_DISABLE_JIT="1")
-    compiled = soak.digest_vector("Delve-v0", range(2), 400)
+    compiled = soak.digest_vector(env_id, range(2), 400)
     for proc in (vec, single):
         got = result(proc)
         assert got["jit_disabled"] == "1"
