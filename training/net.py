@@ -87,12 +87,16 @@ class Net(nn.Module):
         h = torch.relu(self.body(h))
         return self.pi(h), self.v(h).squeeze(-1)
 
+    def named(self) -> dict[str, torch.Tensor]:
+        """The parameters by the numpy policy's names (WEIGHTS)."""
+        return {"embed": self.embed.weight, "num_w": self.num.weight, "num_b": self.num.bias,
+                "body_w": self.body.weight, "body_b": self.body.bias, "pi_w": self.pi.weight,
+                "pi_b": self.pi.bias, "v_w": self.v.weight, "v_b": self.v.bias}  # fmt: skip
+
     def weights(self) -> dict[str, np.ndarray]:
         """The numpy policy's arrays (WEIGHTS' names)."""
-        t = {"embed": self.embed.weight, "num_w": self.num.weight, "num_b": self.num.bias,
-             "body_w": self.body.weight, "body_b": self.body.bias, "pi_w": self.pi.weight,
-             "pi_b": self.pi.bias, "v_w": self.v.weight, "v_b": self.v.bias}  # fmt: skip
-        return {k: t[k].detach().cpu().numpy().copy() for k in WEIGHTS}
+        named = self.named()
+        return {k: named[k].detach().cpu().numpy().copy() for k in WEIGHTS}
 
     def export(self, meta: dict | None = None) -> PolicyNet:
         """The numpy policy with these weights."""
@@ -103,11 +107,7 @@ class Net(nn.Module):
         """A torch network holding a numpy policy's weights (to go on training it)."""
         net = Net(policy.w["body_w"].shape[0])
         with torch.no_grad():
-            for name, param in (("embed", net.embed.weight), ("num_w", net.num.weight),
-                                ("num_b", net.num.bias), ("body_w", net.body.weight),
-                                ("body_b", net.body.bias), ("pi_w", net.pi.weight),
-                                ("pi_b", net.pi.bias), ("v_w", net.v.weight),
-                                ("v_b", net.v.bias)):  # fmt: skip
+            for name, param in net.named().items():
                 param.copy_(torch.as_tensor(policy.w[name]))
         return net
 

@@ -22,7 +22,6 @@ from delve_env.config import Config
 from delve_env.engine.actions import NUM_ACTIONS
 from delve_env.engine.batch import Engine
 from delve_env.engine.layout import OBS_BYTES
-from delve_env.policy import play
 from training.net import Net, log_probs_entropy, sample
 
 HIDDEN = {"small": 128, "tiny": 16}  # TaskDefaults.net -> the hidden layers' width
@@ -200,16 +199,9 @@ class PPO:
 
 def evaluate(net: Net, config: dict, episodes: int, seed: int, sampled: bool) -> dict:
     """Play `episodes` games (seeds seed, seed + 1, ...) with the network in one batch."""
-    from training.evaluate import summarize
+    from training.evaluate import play_policy_batched
 
-    runs = play(policy_of(net), config, range(seed, seed + episodes), sampled)
-    return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
-                     [r["length"] for r in runs])  # fmt: skip
-
-
-def save_policy(net: Net, path: Path, meta: dict) -> None:
-    """The numpy policy's file (`delve_env.policy.PolicyNet.load` reads it)."""
-    net.export(meta).save(path)
+    return play_policy_batched(policy_of(net), config, episodes, seed, sampled)
 
 
 def write_log_header(path: Path):
