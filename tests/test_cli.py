@@ -153,11 +153,17 @@ def test_bench_sampler_picks_legal_actions():
             assert out[i] == want
 
 
-def test_training_missing_script_exits_2(capsys, monkeypatch):
-    monkeypatch.setitem(cli.TRAINING_SCRIPTS, "train", "no_such_script")
+def test_training_missing_package_exits_2(capsys, monkeypatch):
+    """Without the training package (an install of delve_env alone) `delve train` says where
+    it lives; a missing dependency of the script is raised as itself."""
+    monkeypatch.setitem(sys.modules, "training.train_ppo", None)  # import raises ModuleNotFound
     code, _, err = run_cli(["train", "--timesteps", "10"], capsys)
     assert code == 2
-    assert "not found" in err
+    assert "training package is not installed" in err
+    monkeypatch.setitem(sys.modules, "training.train_ppo", None)
+    monkeypatch.setattr(cli, "_training_main", lambda command: __import__("no_such_dependency"))
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency"):
+        run_cli(["eval", "--help"], capsys)
 
 
 def test_python_m_delve_env_help():

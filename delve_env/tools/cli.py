@@ -12,12 +12,10 @@ delve train TASK / delve eval  MaskablePPO training and evaluation (training/tra
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from ..engine.actions import (
     A_LOOT,
@@ -45,7 +43,7 @@ ACTION_KEYS = {
 KEY_OF = {a: k for k, a in ACTION_KEYS.items()}
 REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}  # VIEW-1: no time
 
-TRAINING_SCRIPTS = {"train": "train_ppo", "eval": "evaluate"}
+TRAINING_COMMANDS = ("train", "eval")
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -338,27 +336,33 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
 
 
+def _training_main(command: str) -> Callable[..., int]:
+    """The `main` of the training script behind `delve train` / `delve eval` (the repository's
+    training/ package, installed beside delve_env; it needs the `train` extra)."""
+    if command == "train":
+        from training.train_ppo import main
+    else:
+        from training.evaluate import main
+    return main
+
+
 def cmd_training(args: argparse.Namespace) -> int:
-    """Run `training.<script>.main(rest)` in this process (`python -m training.<script>`
-    does the same); the training package is the repository's training/ folder."""
-    module_name = f"training.{TRAINING_SCRIPTS[args.command]}"
-    root = str(Path(__file__).resolve().parent.parent)
-    if root not in sys.path:  # a checkout run without installing: find training/ beside us
-        sys.path.append(root)
+    """Run the training script's `main(rest)` in this process (`python -m training.train_ppo`
+    and `python -m training.evaluate` do the same)."""
     try:
-        module = importlib.import_module(module_name)
+        main = _training_main(args.command)
     except ModuleNotFoundError as err:
-        if err.name not in ("training", module_name):
+        if err.name != "training" and not (err.name or "").startswith("training."):
             raise  # a missing dependency: say which
         print(
-            f"delve {args.command}: {module_name} not found; the training scripts live in the "
+            f"delve {args.command}: the training package is not installed; it lives in the "
             "repository's training/ folder (clone the repository and install it with "
             "`pip install -e .[train]`).",
             file=sys.stderr,
         )
         return 2
     try:
-        return module.main(args.rest, prog=f"delve {args.command}")
+        return main(args.rest, prog=f"delve {args.command}")
     except SystemExit as done:  # argparse: 0 after --help, 2 after a usage error
         code = done.code
         return code if isinstance(code, int) else int(code is not None)
@@ -437,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     playtest.set_defaults(func=cmd_playtest)
 
     for name, helptext in (
-        ("train", "train MaskablePPO on a task (training/train_ppo.py)"),
+        ("train", "train a policy on a task (training/train_ppo.py)"),
         ("eval", "evaluate a model or a baseline agent (training/evaluate.py)"),
     ):
         p = sub.add_parser(name, help=helptext, add_help=False, description=helptext)
@@ -450,7 +454,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `delve` console script; returns the exit status."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in TRAINING_SCRIPTS:  # everything after the command is the script's
+    if argv and argv[0] in TRAINING_COMMANDS:  # everything after the command is the script's
         args = argparse.Namespace(command=argv[0], rest=argv[1:], func=cmd_training)
     else:
         args = parser.parse_args(argv)
