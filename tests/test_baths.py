@@ -15,6 +15,7 @@ from delve_env.engine.baths import (
     BATH_LEVEL,
     BATH_NOTHING,
     BATH_XP_LOSS,
+    bathe,
     draw_outcome,
 )
 from delve_env.engine.layout import PARTY_BATHED, STATUS_FEATURE
@@ -145,6 +146,31 @@ def test_bath_1_xp_loss_1d6_x_10_never_below_zero_never_a_level():
     lost = 100 - int(s.xp[0, 0])
     assert lost % 10 == 0 and 10 <= lost <= 60
     assert s.xp[0, 1] == 0 and (s.level[0, :2] == 2).all()
+
+
+def test_bath_1_each_draw_covers_both_ends_of_its_range_over_300_baths():
+    """BATH-1's three draws, each forced and bathed 300 times (the mark reset between): the
+    ceiling goes up by exactly 1..6, down by exactly 1..3, and the XP loss is exactly 10..60
+    in steps of 10, each end included (a range one short or starting at 0 shows)."""
+    for outcome, want in ((BATH_CEILING_UP, set(range(1, 7))), (BATH_CEILING_DOWN, {1, 2, 3}),
+                          (BATH_XP_LOSS, {10, 20, 30, 40, 50, 60})):  # fmt: skip
+        scene, _ = bath_scene(outcome)
+        s, p = scene.s, scene.p
+        g = make_rng(outcome)
+        s.level[0, 0] = 2
+        s.options[0, 0, 0] = 0
+        seen = set()
+        for _ in range(300):
+            s.bathed[0, F, 0] = False
+            s.ceiling[0, 0] = s.hp[0, 0] = 20
+            s.xp[0, 0] = 100
+            bathe(s, p, 0, 0, g)
+            if outcome == BATH_XP_LOSS:
+                seen.add(100 - int(s.xp[0, 0]))
+            else:
+                seen.add(abs(int(s.ceiling[0, 0]) - 20))
+                assert s.hp[0, 0] == s.ceiling[0, 0]
+        assert seen == want, (outcome, seen)
 
 
 def test_bath_1_full_heal_and_nothing():

@@ -16,6 +16,7 @@ from delve_env.engine.actions import (
 from delve_env.engine.effects import FOUL_CAP
 from delve_env.engine.fights import start_fight
 from delve_env.engine.floors import DX, DY
+from delve_env.engine.food import meal_interval
 from delve_env.engine.layout import (
     PACK_KIND,
     PACK_KNOWN,
@@ -200,6 +201,32 @@ def test_food_4_sated_doubles_the_meal_interval(scene):
     scene.act(A_WAIT)
     assert s.rations[0] == rations - 2 * standing and s.meal_clock[0] == 0
     assert scene.p[P_MEAL_PACES] == 120
+
+
+def test_food_4_sated_doubles_any_meal_interval_not_only_the_default(scene):
+    """FOOD-4 at two meal intervals: SATED makes 120 paces 240 and an odd 7 paces 14 (not
+    7 + 120, nor 120 + 120 whatever the tunable says)."""
+    s, p = scene.s, scene.p
+    for paces in (120, 7):
+        p[P_MEAL_PACES] = paces
+        s.effects[0, SATED] = 0
+        assert meal_interval(s, p, 0) == paces
+        s.effects[0, SATED] = 500
+        assert meal_interval(s, p, 0) == 2 * paces
+
+
+def test_wander_1_a_search_doubles_any_junction_chance_unless_hunting(scene):
+    """WANDER-1's search row at two junction chances: 0.03 -> 0.06 and 0.2 -> 0.4 before
+    hunting; while hunting the hunting junction chance, not doubled."""
+    s, p = scene.s, scene.p
+    in_hall(scene)
+    for junction in (0.03, 0.2):
+        p[P_JUNCTION_WANDER], p[P_JUNCTION_WANDER_HUNT] = junction, 0.5
+        s.hunting[0] = False
+        assert wander_chance(s, p, 0, True) == pytest.approx(2 * junction)
+        s.hunting[0] = True
+        assert wander_chance(s, p, 0, True) == pytest.approx(0.5)
+    s.hunting[0] = False
 
 
 def test_wander_2_a_warding_lantern_halves_the_chance_the_foul_one_doubles_it(scene):

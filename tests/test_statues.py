@@ -3,6 +3,7 @@ items change hands before a statue. Scenes on a reset depth-2 env where every fl
 
 import numpy as np
 import pytest
+from conftest import make_rng
 
 from delve_env.engine.actions import (
     A_BID,
@@ -17,10 +18,12 @@ from delve_env.engine.actions import (
     NUM_BIDS,
     select_action,
 )
+from delve_env.engine.features import place_features
 from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_STATUE_PRICE
 from delve_env.engine.tables import (
     BITTER_DRAUGHT,
     EXPLORE,
+    FEAT_NONE,
     FEAT_STATUE,
     LIGHT_SCROLL,
     MEDICINAL_ALE,
@@ -138,6 +141,41 @@ def test_statue_1_a_bid_names_does_nothing_or_destroys_and_is_paid_always(statue
         assert not statue.legal(select_action(HERO, PACK))
 
 
+@pytest.mark.parametrize("q, threshold, outcome", [(1, 13, "destroyed"), (1, 12, "nothing"),
+                                                   (2, 25, "destroyed"), (2, 24, "nothing"),
+                                                   (3, 19, "nothing"), (3, 18, "named")])  # fmt: skip
+def test_statue_1_the_half_threshold_holds_at_odd_and_even_t(statue, q, threshold, outcome):
+    """STATUE-1 at odd and even T (P = 25: bids 6, 12, 18): a bid destroys when 2 x bid < T,
+    so 6 destroys at T = 13 (6 < 6.5) but not at T = 12, and 12 at T = 25 but not at 24; a
+    bid names at bid >= T, 18 at T = 18, not at 19."""
+    s = statue.s
+    s.statue_threshold[0, 1] = threshold
+    hold(statue, ROGUE, WARDING_LANTERN)
+    before_statue(statue)
+    statue.act(select_action(ROGUE, PACK))
+    statue.act(A_BID + q)
+    assert s.gold[0] == 1000 - q * 25 // 4
+    named = bool((int(s.known_kinds[0]) >> WARDING_LANTERN) & 1)
+    assert named == (outcome == "named")
+    assert (s.item[0, ROGUE, PACK] == WARDING_LANTERN) == (outcome != "destroyed")
+
+
+def test_statue_1_the_threshold_is_drawn_over_all_of_p_4_to_p(scene_factory):
+    """STATUE-1: T is uniform over [P/4, P], both ends included, on floors 1 and 2 (P = 4
+    and 8 at statue_price 4): 300 draws a floor see every value and nothing outside."""
+    scene = scene_factory(statue_chance=1.0, statue_price=4)
+    s, p = scene.s, scene.p
+    seen = {1: set(), 2: set()}
+    for seed in range(300):
+        g = make_rng(seed)
+        for f in seen:
+            s.room_feature[0, f] = FEAT_NONE
+            place_features(s, p, 0, f, g)
+            assert s.statue_price[0, f] == 4 * f
+            seen[f].add(int(s.statue_threshold[0, f]))
+    assert seen == {1: {1, 2, 3, 4}, 2: {2, 3, 4, 5, 6, 7, 8}}
+
+
 def test_statue_1_item_1_the_statue_names_an_unknown_bitter_draught(statue):
     """STATUE-1, ITEM-1: a bitter draught is an unknown bottle like any other until a winning
     bid names it; then every pack shows its kind."""
@@ -186,6 +224,21 @@ def test_statue_2_mending_costs_ten_times_the_floor_a_hit_point_up_to_the_ceilin
     assert not statue.legal(A_MEND + HERO)
     s.hp[0, ROGUE] = 0
     assert not statue.legal(A_MEND + ROGUE)  # the dead are not mended
+
+
+def test_statue_2_mending_on_floor_2_costs_twenty_a_hit_point(statue):
+    """STATUE-2's price times the floor at a second floor: 10 x 2 gold a HP on floor 2."""
+    s = statue.s
+    statue.stand_in_room(2, statue_room(statue, 2))
+    s.hp[0, HERO] = s.ceiling[0, HERO] - 6
+    s.gold[0] = 95  # four HP on floor 2, with 15 left
+    before_statue(statue)
+    statue.act(A_MEND + HERO)
+    assert s.hp[0, HERO] == s.ceiling[0, HERO] - 2 and s.gold[0] == 15
+    s.gold[0] = 19  # under one HP's price
+    assert not statue.legal(A_MEND + HERO)
+    s.gold[0] = 20
+    assert statue.legal(A_MEND + HERO)
 
 
 def test_statue_2_a_member_who_may_not_heal_is_not_mended_nor_charged(statue):
