@@ -222,12 +222,15 @@ def test_chest_1_an_untrapped_chest_never_springs_a_trap():
 
 def test_chest_1_a_sprung_trap_is_one_of_four_drawn_uniformly():
     """Wound the opener 2d6; the opener's ceiling -1d3 (HP capped); half the rations lost; a
-    gas that wounds every standing member d4. The opener never avoids here (5 steps)."""
+    gas that wounds every standing member d4. The opener never avoids here (5 steps). Both
+    ends of each draw come up: 1 and 3 of the d3, 1 and 4 of every d4, 2d6 from 3 or less to
+    11 or more (about 100 draws each)."""
     scene, r = chest_scene(CHEST_TRAPPED)
     scene.p[P_TRAP_AVOID_STEP] = 5
     s = scene.s
     scene.tough(1000)
     seen = {"wound": 0, "ceiling": 0, "rations": 0, "gas": 0}
+    drawn = {"wound": set(), "ceiling": set(), "gas": set()}
     for trial in range(400):
         s.room_chest[0, F, r] = CHEST_TRAPPED
         s.rations[0] = 21
@@ -243,13 +246,18 @@ def test_chest_1_a_sprung_trap_is_one_of_four_drawn_uniformly():
             assert 1 <= ceiling_lost[HERO_M] <= 3 and not ceiling_lost[1:].any()
             assert (hp_lost == ceiling_lost).all()  # HP capped to the new ceiling
             seen["ceiling"] += 1
+            drawn["ceiling"].add(int(ceiling_lost[HERO_M]))
         elif hp_lost[1:].any():
             assert ((hp_lost >= 1) & (hp_lost <= 4)).all()
             seen["gas"] += 1
+            drawn["gas"].update(hp_lost.tolist())
         else:
             assert 2 <= hp_lost[HERO_M] <= 12
             seen["wound"] += 1
+            drawn["wound"].add(int(hp_lost[HERO_M]))
     assert all(70 < n < 130 for n in seen.values()), seen
+    assert drawn["ceiling"] == {1, 2, 3} and drawn["gas"] == {1, 2, 3, 4}
+    assert min(drawn["wound"]) <= 3 and max(drawn["wound"]) >= 11, drawn["wound"]
 
 
 def test_chest_1_a_lowered_ceiling_stops_at_one_and_caps_hp(scene):

@@ -89,7 +89,7 @@ from delve_env.engine.tables import (
     SHORT_BOW,
     SWORD,
 )
-from delve_env.engine.traits import num_attacks, piece_av, skill_dice
+from delve_env.engine.traits import dodge, focus_bonus, num_attacks, piece_av, skill_dice
 from delve_env.tools import soak
 from delve_env.tools.bench import sample_legal
 
@@ -209,6 +209,40 @@ def test_hero_second_wind_heals_d6_in_and_out_of_fights(sc):
     s.mana[0, H] = 2
     use(sc, H, SECOND_WIND)
     assert s.hp[0, H] > 5 and s.order[0, s.actor[0]] == H and s.mode[0] == FIGHT
+
+
+def test_class_features_each_die_shows_both_ends_over_300_uses(sc):
+    """The features' dice, each used 300 times straight through `classes.use_feature` and
+    `traits` (HP, mana and primes put back each time): second wind heals 1..6, the healing
+    touch 2..12, blood magic gives 1..6 mana, holy water deals 3..18 to an undead (5 or less
+    and 16 or more seen), focus adds 1..6 and dodge takes 1..6 off a blow: every value of each
+    range seen, none outside."""
+    s, p = sc.s, sc.p
+    in_fight(sc, C, (SKELETON,), hps=[BIG])
+    g = sc.rng(3)
+    seen = {k: set() for k in ("wind", "touch", "blood", "water", "focus", "dodge")}
+    for _ in range(300):
+        s.ceiling[0, H], s.hp[0, H], s.mana[0, H], s.mana[0, C] = 40, 20, 9, 9
+        use_feature(s, p, 0, H, SECOND_WIND, -1, g)
+        seen["wind"].add(int(s.hp[0, H]) - 20)
+        s.hp[0, H] = 20
+        use_feature(s, p, 0, C, HEALING_TOUCH, H, g)
+        seen["touch"].add(int(s.hp[0, H]) - 20)
+        s.foe_hp[0, 0] = BIG
+        use_feature(s, p, 0, C, HOLY_WATER, 0, g)
+        seen["water"].add(BIG - int(s.foe_hp[0, 0]))
+        s.hp[0, N], s.mana[0, N], s.well[0, N], s.blood_used[0, N] = 10, 0, 20, False
+        use_feature(s, p, 0, N, BLOOD_MAGIC, -1, g)
+        seen["blood"].add(int(s.mana[0, N]))
+        s.primed[0, R] = PRIME_FOCUS
+        seen["focus"].add(int(focus_bonus(s, 0, R, g)))
+        s.primed[0, R] = PRIME_DODGE
+        seen["dodge"].add(30 - int(dodge(s, 0, R, 30, g)))
+    d6 = set(range(1, 7))
+    assert seen["wind"] == seen["blood"] == seen["focus"] == seen["dodge"] == d6, seen
+    assert seen["touch"] == set(range(2, 13)), seen
+    water = seen["water"]  # 3 and 18 are 1 in 216 each: the ends' neighbourhoods instead
+    assert water <= set(range(3, 19)) and min(water) <= 5 and max(water) >= 16, water
 
 
 # --- Rogue -----------------------------------------------------------------------------------

@@ -132,6 +132,22 @@ def test_food_1_every_120_paces_each_standing_member_eats_one_party_ration(scene
     assert s.rations[0] == 12
 
 
+@pytest.mark.parametrize("paces", [7, 120])
+def test_food_1_the_meal_interval_is_tunable_at_odd_and_even_values(scene, rng, paces):
+    """FOOD-1 at an odd and an even meal interval: no meal for paces - 1 paces, the meal on
+    the pace that completes the interval, the next one interval later."""
+    s = scene.s
+    p = scene.p.copy()
+    p[P_MEAL_PACES] = paces
+    s.rations[0], s.meal_clock[0] = 20, 0
+    for meal in (1, 2):
+        for _ in range(paces - 1):
+            pass_pace(s, p, 0, rng)
+        assert s.rations[0] == 20 - 4 * (meal - 1)
+        pass_pace(s, p, 0, rng)
+        assert s.rations[0] == 20 - 4 * meal
+
+
 def test_food_1_a_dead_member_is_not_fed(scene, rng):
     """FOOD-1/HP-2: only members still standing eat; a dead one costs no ration."""
     s, p = scene.s, scene.p
@@ -267,9 +283,9 @@ def test_heal_1_waiting_in_the_dungeon_heals(scene):
     assert (s.hp[0, :4] == 4).all()
 
 
-@pytest.mark.parametrize("paces", [6, 12])
+@pytest.mark.parametrize("paces", [6, 7, 12])
 def test_heal_1_interval_is_tunable(scene, rng, paces):
-    """HEAL-1: the heal interval is a tunable; with 12 paces, 6 paces heal nothing."""
+    """HEAL-1: the heal interval is a tunable; with 7 or 12 paces, 6 paces heal nothing."""
     s = scene.s
     p = scene.p.copy()
     p[P_HEAL_PACES] = paces

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import make_rng
 
 from delve_env import DelveEnv
 from delve_env.engine import moving
 from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
 from delve_env.engine.floors import DX, DY, is_junction, walk_distances
 from delve_env.engine.layout import BAND_HERE, CROP, LOOT_HERE
+from delve_env.engine.loot import stock_floor
 from delve_env.engine.moving import search_walls
 from delve_env.engine.params import P_HEIGHT, P_SEARCH_FIND, P_WIDTH
 from delve_env.engine.tables import (
@@ -18,6 +20,7 @@ from delve_env.engine.tables import (
     EV_SECRET,
     HALL,
     MAX_DEPTH,
+    NUM_SPELLS,
     ROCK,
     ROOM,
     SECRET,
@@ -317,6 +320,24 @@ def test_map_5_each_floor_has_one_map_lying_in_one_of_its_rooms(floors):
     """MAP-5: every floor's map lies in exactly one of its rooms."""
     for fl in floors:
         assert fl.room_map.sum() == 1
+
+
+def test_map_5_page_1_the_map_and_the_pages_may_lie_in_any_room_and_be_any_spell(scene):
+    """MAP-5, PAGE-1: the map's room and each page's spell are drawn uniformly: over 300
+    restockings of floor 1 the map lies in every one of its rooms, first and last, and the
+    pages are every one of the 12 spells, 0 and 11 included."""
+    s, p = scene.s, scene.p
+    n = int(s.num_rooms[0, 1])
+    map_rooms, spells = set(), set()
+    for seed in range(300):
+        s.room_map[0, 1] = False  # generation clears it before stocking
+        stock_floor(s, p, 0, 1, make_rng(seed))
+        assert s.room_map[0, 1].sum() == 1
+        map_rooms.add(int(np.nonzero(s.room_map[0, 1])[0][0]))
+        pages = s.room_pages[0, 1, :n]
+        spells.update(pages[pages >= 0].tolist())
+    assert map_rooms == set(range(n))
+    assert spells == set(range(NUM_SPELLS))
 
 
 def stand_on(scene, f, kind):
