@@ -22,7 +22,7 @@ baseline run, once per distinct test selection, unless --no-baseline).
     python benchmarks/mutants.py --json                 # one JSON object on stdout
 
 It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
-median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 213
+median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 219
 take about an hour on a busy 2-core machine; run it under `nice`. Some test files are
 slow interpreted (tests/test_vaults.py whole takes over 10 minutes), so those mutants name
 the tests that matter with `-k`. `--compiled` runs the tests compiled instead, each mutant with its own empty
@@ -669,6 +669,25 @@ MUTANTS: tuple[Mutant, ...] = (
     mu("food.py", "if s.heal_clock[e] >= p[P_HEAL_PACES]:",
       "if s.heal_clock[e] // 2 >= p[P_HEAL_PACES] // 2:", CLOCK,
       "x >= t to x//2 >= t//2: an odd heal interval heals a pace early"),
+    # spell and name spell dice
+    mu("spells.py", "damage_foe(s, p, e, m, t, roll(rng, e, 2), rng)\n        if roll(rng, e, 1) >= FIREBOLT_KEEP",
+      "damage_foe(s, p, e, m, t, roll(rng, e, 2, 5), rng)\n        if roll(rng, e, 1) >= FIREBOLT_KEEP",
+      f"{SPELLS} -k 'dice_show_both or firebolt'", "firebolt 2d5, not 2d6 (the upper bound)"),
+    mu("spells.py", "damage_foe(s, p, e, m, t, roll(rng, e, 2), rng)\n        else:\n            end_foul_ward",
+      "damage_foe(s, p, e, m, t, roll(rng, e, 1) + randint(rng, e, 6), rng)\n        else:\n            end_foul_ward",
+      f"{SPELLS} -k 'dice_show_both or dispel'", "dispel magic 1..11, not 2d6 (the lower bound)"),
+    mu("spells.py", "damage_foe(s, p, e, m, t, roll(rng, e, 3), rng)\n        if is_foe_alive",
+      "damage_foe(s, p, e, m, t, roll(rng, e, 3, 5), rng)\n        if is_foe_alive",
+      f"{SPELLS} -k 'dice_show_both or guiding'", "guiding bolt 3d5, not 3d6 (the upper bound)"),
+    mu("spells.py", "if j == N_FIRE:\n        damage_foe(s, p, e, m, t, roll(rng, e, 2), rng)",
+      "if j == N_FIRE:\n        damage_foe(s, p, e, m, t, roll(rng, e, 2, 5), rng)",
+      "tests/test_names.py", "project fire 2d5, not 2d6 (the upper bound)"),
+    mu("spells.py", "elif j == N_LIGHTNING:\n        damage_foe(s, p, e, m, t, roll(rng, e, 3), rng)",
+      "elif j == N_LIGHTNING:\n        damage_foe(s, p, e, m, t, roll(rng, e, 2), rng)",
+      "tests/test_names.py", "project lightning 2d6, not 3d6"),
+    mu("spells.py", "elif j == N_WATER:\n        heal(s, e, t, roll(rng, e, 1))",
+      "elif j == N_WATER:\n        heal(s, e, t, randint(rng, e, 6))",
+      "tests/test_names.py", "create water heals 0..5, not 1d6 (the lower bound)"),
 )
 # fmt: on
 

@@ -81,6 +81,28 @@ def test_name_1_project_fire_and_lightning_hit_one_foe(rng):
         assert 3 <= hp - s.foe_hp[0, 1] <= 18  # always hits
 
 
+def test_name_1_fire_lightning_and_water_dice_show_both_ends_over_300_casts():
+    """NAME-1's dice over 300 casts each (mana put back): project fire 2d6 and create
+    water's heal 1d6 show every value; project lightning's 3d6 stays in 3..18 and shows 5 or
+    less and 16 or more (3 and 18 are 1 in 216)."""
+    sc = fight((GOBLIN,), "project fire", "project lightning", "create water")
+    s, p = sc.s, sc.p
+    g = sc.rng(13)
+    seen = {"fire": set(), "lightning": set(), "water": set()}
+    for _ in range(300):
+        for key in ("fire", "lightning"):
+            s.mana[0, NAMER], s.foe_hp[0, 0] = 20, BIG
+            cast_name(s, p, 0, NAMER, power(f"name: project {key}"), 0, g)
+            seen[key].add(BIG - int(s.foe_hp[0, 0]))
+        s.mana[0, NAMER] = 20
+        s.ceiling[0, WIZ], s.hp[0, WIZ] = 30, 20
+        cast_name(s, p, 0, NAMER, power("name: create water"), WIZ, g)
+        seen["water"].add(int(s.hp[0, WIZ]) - 20)
+    assert seen["fire"] == set(range(2, 13)) and seen["water"] == set(range(1, 7)), seen
+    bolt = seen["lightning"]
+    assert bolt <= set(range(3, 19)) and min(bolt) <= 5 and max(bolt) >= 16, bolt
+
+
 def test_name_1_project_cold_and_thunder_hit_every_foe():
     sc = fight((GOBLIN, GOBLIN, GOBLIN), "project cold", "project thunder")
     s = sc.s

@@ -290,6 +290,33 @@ def test_spell_1_magic_missile_always_hits_and_armor_does_not_stop_it():
     assert sc.s.foe_hp[0, 0] == BIG - 6 and sc.s.mode[0] == FIGHT
 
 
+def test_spell_1_each_spells_dice_show_both_ends_over_300_casts():
+    """SPELL-1's dice, each spell cast 300 times straight through `cast_spell` (mana, charges
+    and marks put back; an attack bonus of 40, so every spell attack hits): firebolt 2d6,
+    dispel magic 2d6 to an undead and aid 1d6 show every value of their ranges; guiding
+    bolt's 3d6 stays in 3..18 and shows 5 or less and 16 or more (3 and 18 are 1 in 216)."""
+    sc = fight_scene((SKELETON,))
+    s, p = sc.s, sc.p
+    s.atk[0, WIZ] = s.atk[0, CLER] = 40
+    g = sc.rng(11)
+    seen = {k: set() for k in ("firebolt", "dispel", "guiding", "aid")}
+    for _ in range(300):
+        for who, i, key in ((WIZ, FIREBOLT, "firebolt"), (CLER, DISPEL, "dispel"),
+                            (CLER, GUIDING, "guiding")):  # fmt: skip
+            s.mana[0, who], s.spells_spent[0, who] = 10, 0
+            s.foe_hp[0, 0], s.foe_status[0, 0] = BIG, 0
+            cast_spell(s, p, 0, who, i, 0, g)
+            seen[key].add(BIG - int(s.foe_hp[0, 0]))
+        s.mana[0, CLER] = 10
+        s.ceiling[0, WIZ], s.hp[0, WIZ] = 30, 20
+        cast_spell(s, p, 0, CLER, AID, WIZ, g)
+        seen["aid"].add(int(s.hp[0, WIZ]) - 20)
+    assert seen["firebolt"] == seen["dispel"] == set(range(2, 13)), seen
+    assert seen["aid"] == {1, 2, 3, 4, 5, 6}, seen
+    guiding = seen["guiding"]
+    assert guiding <= set(range(3, 19)) and min(guiding) <= 5 and max(guiding) >= 16, guiding
+
+
 def test_xp_1_a_spell_kill_earns_the_caster_the_kill():
     sc = fight_scene((GOBLIN,), hps=[5], room=0)  # a guarded room: no gold XP to share
     s = sc.s
