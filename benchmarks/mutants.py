@@ -22,7 +22,7 @@ baseline run, once per distinct test selection, unless --no-baseline).
     python benchmarks/mutants.py --json                 # one JSON object on stdout
 
 It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
-median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 219
+median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 220
 take about an hour on a busy 2-core machine; run it under `nice`. Some test files are
 slow interpreted (tests/test_vaults.py whole takes over 10 minutes), so those mutants name
 the tests that matter with `-k`. `--compiled` runs the tests compiled instead, each mutant with its own empty
@@ -688,6 +688,8 @@ MUTANTS: tuple[Mutant, ...] = (
     mu("spells.py", "elif j == N_WATER:\n        heal(s, e, t, roll(rng, e, 1))",
       "elif j == N_WATER:\n        heal(s, e, t, randint(rng, e, 6))",
       "tests/test_names.py", "create water heals 0..5, not 1d6 (the lower bound)"),
+    mu("step.py", "s.book_floor[e] = (depth + 1) // 2", "s.book_floor[e] = depth // 2 + 1",
+      f"{QUEST} -k run_2_the_book", "the book one floor deeper at an even depth (right at odd D)"),
 )
 # fmt: on
 
