@@ -6,7 +6,7 @@ from gymnasium.error import ResetNeeded
 
 from . import fightlog, snapshot
 from .config import Config
-from .engine.actions import NUM_ACTIONS, action_name
+from .engine.actions import NUM_ACTIONS, action_name, docstring_table
 from .engine.batch import Engine
 from .engine.tables import MODE_NAMES
 from .keeper import said
@@ -40,50 +40,11 @@ class DelveEnv(gym.Env):
     """Delve, the whole game: a party goes down for the spellbook and the king, and back up.
 
     ## Action space
-    `Discrete(257)`, the same in every mode; `action_name(i)` names each index:
+    `Discrete(257)`, the same in every mode, in families of consecutive indices; `action_name(i)`
+    names each index. The table below is filled in at import from `engine/actions.FAMILIES`,
+    as docs/ACTIONS.md is (with each family's argument and where it is offered):
 
-    | index | action |
-    |---|---|
-    | 0-3 | move north / east / south / west (one pace) |
-    | 4 | wait (one pace) |
-    | 5 | search for secret doors (one pace) |
-    | 6 | take the stairs |
-    | 7 | loot the room |
-    | 8-11 | swap marching positions i and i+1 |
-    | 12-17 | attack monster k |
-    | 18-23 | attack monster k with a luck die |
-    | 24 | run away |
-    | 25-79 | select member m's item slot i (11 a member: ready hand, off hand, armor, pack 1-8) |
-    | 80-84 | give the selected item to member b |
-    | 85-89 | use the selected item on member b |
-    | 90 | wear or take off the selected item |
-    | 91 | put the selected item back (cancel) |
-    | 92-96 | member m works the vault lock |
-    | 97-112 | wall ring = k (sets the next ring of the tumbler wall) |
-    | 113-148 | push plate cell i |
-    | 149 | buy a plate hint |
-    | 150 | leave (the lock, the store or the statue) |
-    | 151-155 | member m opens the room's chest (CHEST-1) |
-    | 156-160 | member m bathes in the room's Bath of Fates (BATH-1) |
-    | 161 | practice bout at the courtyard's training ground (COURT-2) |
-    | 162 | enter the store here (STORE-1) |
-    | 163-178 | buy store line k (163: ten rations, STORE-2) |
-    | 179 | sell the selected item (STORE-2) |
-    | 180 | repair the selected item (STORE-2) |
-    | 181 | step up to the room's living statue (STATUE-1) |
-    | 182-186 | bid q quarters of the statue's price to name the selected item (STATUE-1) |
-    | 187-191 | the statue mends member b's wounds (STATUE-2) |
-    | 192 | offer the band a bribe (BRIBE-1; once a fight) |
-    | 193 | listen at the door (LISTEN-1; one pace) |
-    | 194-198 | member m sneaks in at the door (SNEAK-1) |
-    | 199-203 | member m uses a power (a spell, a class feature, a name spell) |
-    | 204-245 | use power i (`engine/tables.POWER_NAMES`); then its target, if any |
-    | 246-251 | take option o of the level choice owed (CLASS-1, CHOICE-1) |
-    | 252 | explore (walk toward the nearest unexplored place, else search for secret doors; many paces, one step) |
-    | 253 | travel to the stair down, once seen and open (MAP-5) |
-    | 254 | travel to the stair up |
-    | 255 | rest until no one can heal more |
-    | 256 | autofight (attack the weakest foe, turn after turn; many turns, one step) |
+    {actions}
 
     The legal ones are in `info["action_mask"]` and `action_masks()`.
 
@@ -157,6 +118,9 @@ class DelveEnv(gym.Env):
     >>> obs, info = env.reset(seed=0)
     >>> obs, reward, terminated, truncated, info = env.step(6)  # down the courtyard stair
     """
+
+    if __doc__:  # (python -OO drops docstrings)
+        __doc__ = __doc__.replace("{actions}", docstring_table().replace("\n", "\n    "))
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 8}
 

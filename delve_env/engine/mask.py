@@ -38,6 +38,7 @@ from .actions import (
     A_WEAR,
     A_WORK,
     NUM_BIDS,
+    TIMED,
 )
 from .autofight import can_autofight
 from .baths import can_bathe
@@ -140,10 +141,10 @@ def is_over_free_limit(s, p, e):
 
 @njit(cache=True)
 def keep_timed(mask):
-    """Over the free limit, exploring: only what passes time or takes the stairs."""
+    """Over the free limit, exploring: only what passes time or takes the stairs (the
+    families marked `timed` in actions.FAMILIES)."""
     for a in range(len(mask)):
-        timed = a < A_LOOT or A_SNEAK <= a < A_CAST or a == A_LISTEN or a >= A_EXPLORE
-        mask[a] = mask[a] and timed
+        mask[a] = mask[a] and TIMED[a]
 
 
 @njit(cache=True)

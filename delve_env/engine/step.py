@@ -8,41 +8,47 @@ import numpy as np
 from .actions import (
     A_ATTACK,
     A_AUTOFIGHT,
-    A_BATHE,
-    A_BID,
-    A_BRIBE,
-    A_BUY,
-    A_CANCEL,
-    A_CAST,
-    A_CHOOSE,
     A_EXPLORE,
-    A_GIVE,
-    A_HINT,
-    A_LEAVE,
-    A_LISTEN,
-    A_LOOT,
-    A_LUCK,
-    A_MEND,
     A_MOVE,
-    A_OPEN,
-    A_POWER,
-    A_PUSH,
-    A_REPAIR,
-    A_RING,
-    A_RUN,
     A_SEARCH,
-    A_SELECT,
-    A_SELL,
-    A_SHOP,
-    A_SNEAK,
-    A_STAIRS,
-    A_STATUE,
-    A_SWAP,
-    A_TRAIN,
-    A_USE,
     A_WAIT,
-    A_WEAR,
-    A_WORK,
+    ARG,
+    F_ATTACK,
+    F_BATHE,
+    F_BID,
+    F_BRIBE,
+    F_BUY,
+    F_CANCEL,
+    F_CAST,
+    F_CHOOSE,
+    F_GIVE,
+    F_HINT,
+    F_LEAVE,
+    F_LISTEN,
+    F_LOOT,
+    F_LUCK,
+    F_MEND,
+    F_MOVE,
+    F_OPEN,
+    F_POWER,
+    F_PUSH,
+    F_REPAIR,
+    F_RING,
+    F_RUN,
+    F_SEARCH,
+    F_SELECT,
+    F_SELL,
+    F_SHOP,
+    F_SNEAK,
+    F_STAIRS,
+    F_STATUE,
+    F_SWAP,
+    F_TRAIN,
+    F_USE,
+    F_WAIT,
+    F_WEAR,
+    F_WORK,
+    FAMILY,
 )
 from .autofight import stops_fighting
 from .baths import bathe
@@ -169,109 +175,109 @@ def await_choice(s, e):
 
 @njit(cache=True, inline="always")
 def act(s, p, e, a, rng):
-    """Carry out one legal action, then the mechanics that follow from it."""
-    if s.sel_power[e] >= 0 and (A_ATTACK <= a < A_LUCK or A_USE <= a < A_WEAR):
-        t = a - A_ATTACK if a < A_LUCK else a - A_USE  # the chosen power's target
-        if aim_power(s, p, e, t, rng):
+    """Carry out one legal action, then the mechanics that follow from it: one branch per
+    action family (actions.FAMILIES), its mechanic given the action's argument k."""
+    fam, k = FAMILY[a], ARG[a]
+    if s.sel_power[e] >= 0 and (fam == F_ATTACK or fam == F_USE):  # the chosen power's target
+        if aim_power(s, p, e, k, rng):
             end_turn(s, p, e, rng)
-    elif s.caster[e] >= 0 and a == A_CANCEL:
+    elif s.caster[e] >= 0 and fam == F_CANCEL:
         stop_casting(s, e)
-    elif a < A_WAIT:  # walk a tile: the pace, then the room or the hall
-        r = step_party(s, e, a - A_MOVE)
+    elif fam == F_MOVE:  # walk a tile: the pace, then the room or the hall
+        r = step_party(s, e, k)
         pass_pace(s, p, e, rng)
         if r >= 0:
             enter_room(s, p, e, r, -1, rng)
         else:
             maybe_wander(s, p, e, False, rng)
-    elif a == A_WAIT:
+    elif fam == F_WAIT:
         pass_pace(s, p, e, rng)
         maybe_wander(s, p, e, False, rng)
-    elif a == A_SEARCH:
+    elif fam == F_SEARCH:
         search_walls(s, p, e, rng)
         pass_pace(s, p, e, rng)
         maybe_wander(s, p, e, True, rng)
-    elif a == A_STAIRS:
+    elif fam == F_STAIRS:
         take_stairs(s, e)
-    elif a == A_LOOT:
+    elif fam == F_LOOT:
         loot_room(s, p, e, rng)
-    elif a < A_ATTACK:
-        swap_positions(s, e, a - A_SWAP)
-    elif a < A_RUN:  # attack foe k, with a luck die from A_LUCK on
-        luck = a >= A_LUCK
-        member_attack(s, p, e, a - (A_LUCK if luck else A_ATTACK), luck, 1, rng)
+    elif fam == F_SWAP:
+        swap_positions(s, e, k)
+    elif fam == F_ATTACK or fam == F_LUCK:  # attack foe k, with a luck die (LUCK-2)
+        member_attack(s, p, e, k, fam == F_LUCK, 1, rng)
         end_turn(s, p, e, rng)
-    elif a == A_RUN:
+    elif fam == F_RUN:
         run_away(s, e, rng)
-    elif a < A_GIVE:  # PARTY-4, ITEM-1: hold an item for the next action
-        m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
+    elif fam == F_SELECT:  # PARTY-4, ITEM-1: hold an item for the next action
+        m, slot = divmod(k, NUM_ITEM_SLOTS)
         select_item(s, e, m, slot)
-    elif a < A_CANCEL:  # give it to b, use it on b, or wear it / take it off
-        if a < A_USE:
-            turn = act_on_selected(s, p, e, 0, a - A_GIVE, rng)
-        elif a < A_WEAR:
-            turn = act_on_selected(s, p, e, 1, a - A_USE, rng)
+    elif fam == F_GIVE or fam == F_USE or fam == F_WEAR:  # give it to b, use it on b, wear it
+        if fam == F_GIVE:
+            turn = act_on_selected(s, p, e, 0, k, rng)
+        elif fam == F_USE:
+            turn = act_on_selected(s, p, e, 1, k, rng)
         else:
             turn = act_on_selected(s, p, e, 2, -1, rng)
         if turn:  # in a fight it was the acting member's turn
             end_turn(s, p, e, rng)
-    elif a == A_CANCEL:
+    elif fam == F_CANCEL:
         let_go(s, e)
-    elif a < A_RING:
-        start_work(s, e, a - A_WORK)
-    elif a < A_PUSH:
-        set_ring(s, p, e, a - A_RING, rng)
-    elif a < A_HINT:
-        push_plate(s, e, a - A_PUSH, rng)
-    elif a == A_HINT:
+    elif fam == F_WORK:
+        start_work(s, e, k)
+    elif fam == F_RING:
+        set_ring(s, p, e, k, rng)
+    elif fam == F_PUSH:
+        push_plate(s, e, k, rng)
+    elif fam == F_HINT:
         buy_hint(s, e)
-    elif a == A_LEAVE:
+    elif fam == F_LEAVE:
         s.mode[e] = EXPLORE  # leave the lock (what was learned stays), the store or the statue
-    elif a < A_BATHE:
-        open_chest(s, p, e, a - A_OPEN, rng)
-    elif a < A_TRAIN:
-        bathe(s, p, e, a - A_BATHE, rng)
-    elif a == A_TRAIN:
+    elif fam == F_OPEN:
+        open_chest(s, p, e, k, rng)
+    elif fam == F_BATHE:
+        bathe(s, p, e, k, rng)
+    elif fam == F_TRAIN:
         start_practice(s, p, e, rng)
-    elif a == A_SHOP:
+    elif fam == F_SHOP:
         enter_store(s, e)
-    elif a < A_SELL:
-        buy(s, p, e, a - A_BUY)
-    elif a == A_SELL:
+    elif fam == F_BUY:
+        buy(s, p, e, k)
+    elif fam == F_SELL:
         sell_selected(s, p, e)
-    elif a == A_REPAIR:
+    elif fam == F_REPAIR:
         repair_selected(s, p, e)
-    elif a == A_STATUE:
+    elif fam == F_STATUE:
         approach_statue(s, e)
-    elif a < A_MEND:
-        bid(s, p, e, a - A_BID, rng)
-    elif a < A_BRIBE:
-        mend(s, p, e, a - A_MEND)
-    elif a == A_BRIBE:
+    elif fam == F_BID:
+        bid(s, p, e, k, rng)
+    elif fam == F_MEND:
+        mend(s, p, e, k)
+    elif fam == F_BRIBE:
         ask_bribe(s, p, e, rng)
-    elif a == A_LISTEN:
+    elif fam == F_LISTEN:
         listen(s, p, e, rng)
-    elif a < A_CAST:  # one member sneaks in, then the party steps through the door (SNEAK-1)
+    elif fam == F_SNEAK:  # one member sneaks in, then the party steps through the door (SNEAK-1)
         r = step_party(s, e, door_direction(s, e))
         pass_pace(s, p, e, rng)
-        enter_room(s, p, e, r, a - A_SNEAK, rng)
-    elif a < A_POWER:
-        start_casting(s, e, a - A_CAST)
-    elif a < A_CHOOSE:
-        if choose_power(s, p, e, a - A_POWER, rng):
+        enter_room(s, p, e, r, k, rng)
+    elif fam == F_CAST:
+        start_casting(s, e, k)
+    elif fam == F_POWER:
+        if choose_power(s, p, e, k, rng):
             end_turn(s, p, e, rng)
-    else:
-        choose(s, p, e, a - A_CHOOSE, rng)
+    elif fam == F_CHOOSE:
+        choose(s, p, e, k, rng)
         if pending_member(s, e) < 0:
             s.mode[e] = s.choice_from[e]
+    # (travel and autofight are many of the actions above: step_slot takes them apart)
 
 
 @njit(cache=True, inline="always")
 def only_holds_or_swaps(a):
     """Whether action a only holds or lets go an item or a caster (PARTY-4, SPELL-1) or swaps
     two marching places (PARTY-2): no time passes and nothing else changes."""
-    return (
-        A_SELECT <= a < A_GIVE or a == A_CANCEL or A_CAST <= a < A_POWER or A_SWAP <= a < A_ATTACK
-    )
+    fam = FAMILY[a]
+    return fam == F_SELECT or fam == F_CANCEL or fam == F_CAST or fam == F_SWAP
 
 
 @njit(cache=True, inline="always")
@@ -281,7 +287,7 @@ def only_moves_items(s, e, a):
     all the per-action bookkeeping reads (the shaped potential, the level choice, the quest,
     what Sixpence watches, the room's code) only the packs' room changes, which only an owed
     gift waits for (SIX-1, `keeper.deliver`)."""
-    moves = A_GIVE <= a < A_USE or a == A_WEAR
+    moves = FAMILY[a] == F_GIVE or FAMILY[a] == F_WEAR
     return moves and s.mode[e] == EXPLORE and s.keeper_seen[e] & ~s.keeper_given[e] == 0
 
 
