@@ -9,6 +9,7 @@ from .config import Config
 from .engine.actions import NUM_ACTIONS, action_name, docstring_table
 from .engine.batch import Engine
 from .engine.tables import MODE_NAMES
+from .engine.why import why_masked
 from .keeper import said
 from .spaces import action_space, episode_stats, observation_space
 from .ui import reports
@@ -29,6 +30,27 @@ def check_action(action) -> int:
     return int(action)
 
 
+def check_why(action) -> int:
+    """An action asked about (`why`) as a Python int; anything but an integer in range raises
+    ValueError naming it and the range."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        action = action.item()
+    integer = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_))
+    if not integer or not 0 <= action < NUM_ACTIONS:
+        raise ValueError(
+            f"action {action!r} is outside the action space: an integer in [0, {NUM_ACTIONS})"
+        )
+    return int(action)
+
+
+def masked_reason(engine: Engine, e: int, a: int) -> str:
+    """The reason slot e's mask refuses action a (engine/why.py). The mask is the law: should
+    the reasons ever find a masked action legal, the answer says so rather than None."""
+    return why_masked(engine.state, engine.params, e, a) or (
+        f"masked, with no reason found for {action_name(a)!r} (a bug: please report it)"
+    )
+
+
 def check_seed(seed) -> int:
     """A seed as a Python int; anything but a non-negative integer raises ValueError."""
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
@@ -46,7 +68,8 @@ class DelveEnv(gym.Env):
 
     {actions}
 
-    The legal ones are in `info["action_mask"]` and `action_masks()`.
+    The legal ones are in `info["action_mask"]` and `action_masks()`; `why(i)` says why a
+    masked one is masked, naming the rule (`engine/why.py`), and is None for a legal one.
 
     Items take two steps (PARTY-4, RAISE-1, ITEM-1). Selecting an item (25-79) costs no time
     and is offered only when something can be done with it; while it is selected only 80-91
@@ -185,6 +208,18 @@ class DelveEnv(gym.Env):
 
     def action_name(self, i: int) -> str:
         return action_name(i)
+
+    def why(self, a: int) -> str | None:
+        """Why action a is masked now, as one line naming the rule ("MAP-3: no way north:
+        wall or rock", "the free-action limit: only actions that pass time ..."), or None when
+        it is legal. Computed only when asked; an index outside the action space raises
+        ValueError."""
+        a = check_why(a)
+        if not self._seeded:
+            raise ResetNeeded("call reset() before why()")
+        if self.engine.first_mask[a]:
+            return None
+        return masked_reason(self.engine, 0, a)
 
     def render(self):
         if not self._seeded:

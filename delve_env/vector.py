@@ -11,7 +11,7 @@ from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
 from .engine.layout import views
 from .engine.tables import MODE_NAMES
-from .env import check_seed
+from .env import check_seed, check_why, masked_reason
 from .spaces import action_space, episode_stats, observation_space
 from .ui.text import render_text
 
@@ -116,6 +116,21 @@ class DelveVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The legal actions of every slot, shape (N, A)."""
         return self.engine.masks.copy()
+
+    def why(self, i: int, a: int) -> str | None:
+        """Why slot i's mask refuses action a now, as one line naming the rule, or None when
+        it is legal (`DelveEnv.why`). A slot out of range or an action outside the action
+        space raises ValueError."""
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise ValueError(f"slot must be an integer in [0, {self.num_envs}), got {i!r}")
+        if not 0 <= i < self.num_envs:
+            raise ValueError(f"slot {i} is outside [0, {self.num_envs})")
+        a = check_why(a)
+        if not self._started:
+            raise RuntimeError("call reset() before why()")
+        if self.engine.masks[i, a]:
+            return None
+        return masked_reason(self.engine, int(i), a)
 
     def render(self):
         return render_text(self.engine.state, self.engine.params, 0)
