@@ -9,9 +9,9 @@ import sys
 
 from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT
+from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT, NUM_ACTIONS
 from delve_env.engine.tables import FIGHT
-from delve_env.ui.play import MOVE_KEYS, PlayUI
+from delve_env.ui.play import MENU_ROWS, MOVE_KEYS, PlayUI
 
 ARROWS = {d: k for k, d in MOVE_KEYS.items() if k in ("up", "right", "down", "left")}
 
@@ -91,6 +91,32 @@ def test_ui_menu_lists_only_legal_actions_and_refuses_illegal_keys():
     ui.key("q")
     ui.key("y")
     assert ui.done
+
+
+def test_ui_says_why_a_key_is_refused_and_lists_the_masked_actions_with_why():
+    """A refused key logs the rule that masks it (`DelveEnv.why`); in the menu x adds every
+    masked action after the legal ones, each with its reason, greyed on the terminal, and
+    Enter on one refuses it the same way."""
+    from delve_env.ui.play import styled
+
+    ui = PlayUI(DelveEnv(depth=2), seed=1)
+    ui.key("left")  # the courtyard: no walking about
+    why = ui.env.why(A_MOVE + MOVE_KEYS["left"])
+    assert why.startswith("COURT-1: ") and ui.log[-1] == f"Not now (move west): {why}."
+    ui.key("enter")
+    legal = [int(a) for a in ui.env.action_masks().nonzero()[0]]
+    assert ui.menu == legal and "x: show the masked ones" in ui.screen()
+    ui.key("x")
+    assert ui.menu[: len(legal)] == legal and sorted(ui.menu) == list(range(NUM_ACTIONS))
+    for _ in legal:
+        ui.key("down")
+    row = f" > ~ move north: {ui.env.why(A_MOVE)}"
+    assert row in ui.screen().splitlines()
+    masked_rows = [line for line in ui.screen().splitlines() if line.startswith((" > ~", "   ~"))]
+    dim = [span for span in styled(ui.screen()).spans if span.style == "dim"]
+    assert len(dim) == len(masked_rows) >= MENU_ROWS // 2
+    ui.key("enter")  # a masked one: refused, with its reason
+    assert ui.steps == 0 and ui.log[-1].startswith("Not now (move north): COURT-1: ")
 
 
 def test_ui_runs_full_screen_in_a_terminal():

@@ -5,9 +5,12 @@ with scripted key presses; `run` is the terminal loop around it (rich's full-scr
 read raw from the terminal, one at a time, no Enter).
 
 Keys: arrows or w/a/s/d move; . wait; f search; > stairs; g loot; o explore; G travel to the
-stair down, U to the stair up; z rest; 1-6 attack foe k (in a fight), Tab autofight; r run; b bribe; Enter opens the menu of every legal action (up/down, Enter takes one,
-Esc closes); m member status, u quest status, k bestiary, e effects (left/right walk the
-pages; any key closes a report); ? help; q quit (y to confirm).
+stair down, U to the stair up; z rest; 1-6 attack foe k (in a fight), Tab autofight; r run;
+b bribe; Enter opens the menu of every legal action (up/down, Enter takes one, x adds the
+masked ones, greyed, each with why it is masked; Esc closes); m member status, u quest status,
+k bestiary, e effects (left/right walk the pages; any key closes a report); ? help; q quit (y
+to confirm). A key whose action is masked is refused with the reason (`DelveEnv.why`: the
+rule that refuses it).
 """
 
 from __future__ import annotations
@@ -45,10 +48,12 @@ ACTION_KEYS = {".": A_WAIT, "f": A_SEARCH, ">": A_STAIRS, "g": A_LOOT, "r": A_RU
 REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}
 LOG_LINES = 8
 MENU_ROWS = 14
+MASKED_ROW = r"(?m)^ [ >] ~ .*$"  # a masked action's row in the menu (greyed on the terminal)
 HELP = (
     "arrows/wasd move  . wait  f search  > stairs  g loot  o explore  G/U travel down/up\n"
-    "z rest  1-6 attack  Tab autofight  r run  b bribe  p the trained policy's move  "
-    "Enter: every legal action  m members  u quest  k bestiary  e effects  ? help  q quit"
+    "z rest  1-6 attack  Tab autofight  r run  b bribe  p the trained policy's move\n"
+    "Enter: every legal action (x: the masked ones, and why)  m members  u quest  k bestiary  "
+    "e effects  ? help  q quit"
 )
 
 
@@ -61,6 +66,7 @@ class PlayUI:
         self.log: deque[str] = deque(maxlen=LOG_LINES)
         self.menu: list[int] | None = None  # legal actions shown, when the menu is open
         self.cursor = 0
+        self.masked_shown = False  # the menu lists the masked actions too, with their reasons
         self.report: str | None = None  # the report open, if any
         self.page = 0
         self.quitting = False
@@ -117,9 +123,16 @@ class PlayUI:
             action = self.menu[self.cursor]
             self.menu = None
             self.take(action)
+        elif k == "x":
+            self.masked_shown = not self.masked_shown
+            self.open_menu()
 
     def open_menu(self) -> None:
-        self.menu = [int(a) for a in self.env.action_masks().nonzero()[0]]
+        """The menu: every legal action, then (after x) every masked one."""
+        mask = self.env.action_masks()
+        self.menu = [int(a) for a in mask.nonzero()[0]]
+        if self.masked_shown:
+            self.menu += [int(a) for a in (~mask).nonzero()[0]]
         self.cursor = 0
 
     # --- acting --------------------------------------------------------------------------
@@ -129,7 +142,7 @@ class PlayUI:
     def take(self, action: int) -> None:
         """Take an action if it is legal, else say so; log what happened."""
         if not self.env.action_masks()[action]:
-            self.log.append(f"Not now: {ACTION_NAMES[action]}.")
+            self.log.append(f"Not now ({ACTION_NAMES[action]}): {self.env.unwrapped.why(action)}.")
             return
         _, reward, terminated, truncated, info = self.env.step(action)
         self.steps += 1
@@ -195,10 +208,15 @@ class PlayUI:
 
     def menu_text(self) -> str:
         top = max(0, min(self.cursor - MENU_ROWS // 2, len(self.menu) - MENU_ROWS))
-        rows = ["ACTIONS (up/down, Enter takes, Esc closes)"]
+        more = "hide" if self.masked_shown else "show"
+        rows = [f"ACTIONS (up/down, Enter takes, x: {more} the masked ones, Esc closes)"]
+        mask = self.env.action_masks()
         for i, a in enumerate(self.menu[top : top + MENU_ROWS], start=top):
             mark = ">" if i == self.cursor else " "
-            rows.append(f" {mark} {self.action_text(a)}")
+            if mask[a]:
+                rows.append(f" {mark} {self.action_text(a)}")
+            else:  # greyed on the terminal (MASKED_ROW)
+                rows.append(f" {mark} ~ {ACTION_NAMES[a]}: {self.env.unwrapped.why(a)}")
         if len(self.menu) > MENU_ROWS:
             rows.append(f"   ({self.cursor + 1} of {len(self.menu)})")
         return "\n".join(rows)
@@ -231,6 +249,15 @@ def read_key(stream) -> str:
     return ch
 
 
+def styled(screen: str):
+    """The screen as rich Text, the menu's masked rows greyed."""
+    from rich.text import Text
+
+    text = Text(screen)
+    text.highlight_regex(MASKED_ROW, "dim")
+    return text
+
+
 def run(env, seed: int = 0) -> int:
     """Play full-screen until the person quits (needs a terminal)."""
     import termios
@@ -238,7 +265,6 @@ def run(env, seed: int = 0) -> int:
 
     from rich.console import Console
     from rich.live import Live
-    from rich.text import Text
 
     ui = PlayUI(env, seed)
     fd = sys.stdin.fileno()
@@ -246,13 +272,13 @@ def run(env, seed: int = 0) -> int:
     console = Console()
     try:
         tty.setcbreak(fd)
-        with Live(Text(ui.screen()), console=console, screen=True, auto_refresh=False) as live:
+        with Live(styled(ui.screen()), console=console, screen=True, auto_refresh=False) as live:
             while not ui.done:
                 k = read_key(sys.stdin)
                 if k == "q-now":
                     break
                 ui.key(k)
-                live.update(Text(ui.screen()), refresh=True)
+                live.update(styled(ui.screen()), refresh=True)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
     console.print(f"Played {ui.steps} steps.")
