@@ -151,7 +151,7 @@ class Engine:
 def bound_entry(fn, *args):
     """`fn(*args)` as a call of no arguments into the machine code numba compiled for these
     arguments' types, past its dispatcher: the dispatcher types every argument at every call,
-    about 3 us of the single env's step. Only for arguments that are always these objects;
+    a cost the single env's step would pay each time. Only for arguments that are always these objects;
     the state's and the buffers' views go as their addresses (`index`, struct.StateView: an
     int unboxes quicker), so the caller keeps the views alive. (Without the JIT, the function
     itself.)"""

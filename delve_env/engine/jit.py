@@ -1,15 +1,15 @@
 """`njit`: numba's, tuned for a tree of a few hundred small functions compiled once.
 
-Two things made the first run slow and the cache large, and this module mends both:
+Two things would make numba's first run slow and its cache large, and this module mends both:
 
 - Numba compiles a function again for every new tuple of argument types it is called with,
   and from compiled code a constant has its own type (`heal(s, e, m, 1)` is `Literal[int](1)`,
-  a value read from an int8 field is int8). Most engine functions were compiled two to
-  fourteen times. Here a call from compiled code is typed with every integer widened to int64
+  a value read from an int8 field is int8), so a small function would be compiled many
+  times over. Here a call from compiled code is typed with every integer widened to int64
   and every literal to its plain type; the call site converts the arguments, which numba's
   arithmetic does to them anyway, so no result changes.
 - Each compiled function carries the machine code of its whole call tree, and numba caches
-  every function it compiles, so the cache held the engine many times over. Here only a
+  every function it compiles, so the cache would hold the engine many times over. Here only a
   function called from Python (an entry point: the batch step, a test's direct call) is
   written to the cache, when Python first calls it; what it calls lives inside it.
 
