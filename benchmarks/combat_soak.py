@@ -17,13 +17,13 @@ import time
 import numpy as np
 
 from delve_env import DelveVectorEnv
-from delve_env.tools import soak
+from delve_env.checks import invariants
 
 
 def run_tier(floor: int, fights: int, slots: int, seed: int) -> dict:
     venv = DelveVectorEnv(slots, task="combat", floor=floor)
     _, info = venv.reset(seed=seed)
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     checker.check(venv.state, new_episode=True, stepped=False)
     rng = np.random.default_rng(seed)
     masks, done = info["action_mask"], np.zeros(slots, dtype=bool)

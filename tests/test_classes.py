@@ -9,6 +9,7 @@ import pytest
 from conftest import make_scene
 
 from delve_env import DelveEnv
+from delve_env.checks import invariants
 from delve_env.config import Config
 from delve_env.engine.actions import (
     A_ATTACK,
@@ -90,7 +91,6 @@ from delve_env.engine.tables import (
     SWORD,
 )
 from delve_env.engine.traits import dodge, focus_bonus, num_attacks, piece_av, skill_dice
-from delve_env.tools import soak
 from delve_env.tools.bench import sample_legal
 
 GOBLIN, ORC, SKELETON = 1, 4, 5  # bestiary rows (tables.MONSTER_NAMES)
@@ -682,7 +682,7 @@ def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
     magic[A_CAST:] = True
     magic[A_USE : A_USE + 5] = True
     magic[A_ATTACK : A_ATTACK + 6] = True
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     for step in range(1500):
         assert eng.masks.any(axis=1).all()
         sample_legal(eng.masks, rng.random(n), actions)
@@ -705,11 +705,11 @@ def test_random_play_powers_and_choices_are_legal_and_never_stall(party):
 
 
 def test_the_soak_checker_flags_broken_class_state(sc):
-    """soak.InvariantChecker: an option the class does not offer, an option above the level,
+    """invariants.InvariantChecker: an option the class does not offer, an option above the level,
     primed bits outside PRIME_*, a holy sword of a fallen or wrong member, a wand past 3,
     blood magic without the option are each reported."""
     s = sc.s
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     assert checker.check(s) == []
     snap = sc.save()
     rules = set()

@@ -1,7 +1,7 @@
 """Determinism: the same seed gives the same game, byte for byte, everywhere.
 
 Per seed, one sha256 over every step's (observation bytes, reward, terminated, truncated, mask,
-events) for 20 seeds x 10^4 steps (`delve_env/tools/soak.py` documents the record and the policy).
+events) for 20 seeds x 10^4 steps (`delve_env/checks/determinism.py` documents the record and the policy).
 The digests must be identical across two fresh envs, a reset with the same seed, spawned and
 forked processes, different PYTHONHASHSEEDs, batch sizes 1/4/16/64, the SB3 adapter, rendering
 on (ansi and rgb_array) and off, and the pure-Python engine (NUMBA_DISABLE_JIT=1); and they must equal the golden
@@ -31,13 +31,13 @@ import pytest
 
 import delve_env
 from delve_env import DelveEnv
+from delve_env.checks import determinism
 from delve_env.engine.params import P_MEAL_PACES
-from delve_env.tools import soak
 
 ROOT = Path(__file__).resolve().parents[1]
 
 REGEN = os.environ.get("DELVE_REGEN_GOLDEN") == "1"
-SEEDS, STEPS = soak.GOLDEN_SEEDS, soak.GOLDEN_STEPS
+SEEDS, STEPS = determinism.GOLDEN_SEEDS, determinism.GOLDEN_STEPS
 SHORT = "Delve-v0-short-shaped"  # games of 500 steps: truncations and autoresets inside
 _computed: dict[str, dict[str, str]] = {}
 
@@ -47,22 +47,22 @@ def golden(name: str, part: str = "digests") -> dict[str, str]:
     "dynamics" gives those without the observation bytes."""
     if REGEN:
         if name not in _computed:
-            env_id, config = soak.GOLDEN_RUNS[name]
+            env_id, config = determinism.GOLDEN_RUNS[name]
             _computed[name + "/dynamics"] = {}
-            _computed[name] = soak.digest_vector(
+            _computed[name] = determinism.digest_vector(
                 env_id, SEEDS, STEPS, config=config, dynamics=_computed[name + "/dynamics"]
             )
         return _computed[name if part == "digests" else name + "/dynamics"]
-    path = soak.golden_path(name)
+    path = determinism.golden_path(name)
     if not path.exists():
         pytest.fail(f"{path} is missing: run DELVE_REGEN_GOLDEN=1 pytest tests/test_determinism.py")
     record = json.loads(path.read_text())
-    assert record["policy"] == soak.POLICY_VERSION and record["steps"] == STEPS
+    assert record["policy"] == determinism.POLICY_VERSION and record["steps"] == STEPS
     return record[part]
 
 
 def against_golden(name: str, digests: dict[str, str]) -> list[str]:
-    return soak.mismatches(digests, golden(name))
+    return determinism.mismatches(digests, golden(name))
 
 
 def run_subprocess(args: list[str], **env) -> subprocess.Popen:
@@ -86,42 +86,44 @@ def result(proc: subprocess.Popen) -> dict:
 # --- golden files -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(soak.GOLDEN_RUNS))
+@pytest.mark.parametrize("name", sorted(determinism.GOLDEN_RUNS))
 def test_golden_digests(name):
     """20 seeds x 10^4 steps in the native vector env equal the committed digests: first the
     dynamics alone (rewards, flags, masks, events), then with the observation bytes."""
-    env_id, config = soak.GOLDEN_RUNS[name]
+    env_id, config = determinism.GOLDEN_RUNS[name]
     dynamics: dict[str, str] = {}
-    digests = soak.digest_vector(env_id, SEEDS, STEPS, config=config, dynamics=dynamics)
-    path = soak.golden_path(name)
+    digests = determinism.digest_vector(env_id, SEEDS, STEPS, config=config, dynamics=dynamics)
+    path = determinism.golden_path(name)
     if REGEN:
         _computed[name], _computed[name + "/dynamics"] = digests, dynamics
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(soak.golden_record(name, digests, dynamics), indent=1) + "\n")
+        path.write_text(
+            json.dumps(determinism.golden_record(name, digests, dynamics), indent=1) + "\n"
+        )
         return
     regen = (
         "If a rule changed on purpose, regenerate with DELVE_REGEN_GOLDEN=1 pytest "
         "tests/test_determinism.py and name the rule in the commit message."
     )
-    bad = soak.mismatches(dynamics, golden(name, "dynamics"))
+    bad = determinism.mismatches(dynamics, golden(name, "dynamics"))
     assert not bad, f"{name}: the game's dynamics changed for seeds {bad}. {regen}"
     bad = against_golden(name, digests)
     assert not bad, f"{name}: only the observation bytes changed, for seeds {bad}. {regen}"
     record = json.loads(path.read_text())
-    assert record["combined"] == soak.combined(digests)
-    assert record["dynamics_combined"] == soak.combined(dynamics)
+    assert record["combined"] == determinism.combined(digests)
+    assert record["dynamics_combined"] == determinism.combined(dynamics)
 
 
 @pytest.mark.nojit
-@pytest.mark.parametrize("name", sorted(soak.GOLDEN_RUNS))
+@pytest.mark.parametrize("name", sorted(determinism.GOLDEN_RUNS))
 def test_golden_digests_of_three_seeds_observation_included(name):
     """Seeds 4-6 of every golden run, 10^4 steps each, equal the committed digests, the
     observation bytes included. The nojit slice runs it interpreted: the compiled and the
     interpreted engine are one program, field for field."""
-    env_id, config = soak.GOLDEN_RUNS[name]
-    digests = soak.digest_vector(env_id, range(4, 7), STEPS, config=config)
+    env_id, config = determinism.GOLDEN_RUNS[name]
+    digests = determinism.digest_vector(env_id, range(4, 7), STEPS, config=config)
     committed = {seed: d for seed, d in golden(name).items() if seed in digests}
-    assert len(committed) == 3 and not soak.mismatches(digests, committed)
+    assert len(committed) == 3 and not determinism.mismatches(digests, committed)
 
 
 def test_golden_runs_reach_autoresets():
@@ -130,7 +132,9 @@ def test_golden_runs_reach_autoresets():
     venv.reset(seed=0)
     ends = 0
     for _ in range(1_100):
-        *_, term, trunc, info = venv.step(soak.choose_legal(venv.action_masks(), np.zeros(2)))
+        *_, term, trunc, info = venv.step(
+            determinism.choose_legal(venv.action_masks(), np.zeros(2))
+        )
         ends += int((term | trunc).sum())
     assert ends >= 4
 
@@ -142,8 +146,10 @@ def test_fresh_env_and_reset_with_the_same_seed():
     """A fresh `gym.make` env plays seeds 0..19 as the golden run does; the same env, dirty,
     played again in reverse order (reset with the same seeds) plays them identically."""
     env = gym.make("Delve-v0")
-    assert not against_golden("Delve-v0", soak.digest_single("Delve-v0", SEEDS, STEPS, env=env))
-    again = soak.digest_single("Delve-v0", reversed(SEEDS), STEPS, env=env)
+    assert not against_golden(
+        "Delve-v0", determinism.digest_single("Delve-v0", SEEDS, STEPS, env=env)
+    )
+    again = determinism.digest_single("Delve-v0", reversed(SEEDS), STEPS, env=env)
     assert not against_golden("Delve-v0", again)
 
 
@@ -151,7 +157,7 @@ def test_fresh_env_and_reset_with_the_same_seed():
 def test_rendering_changes_nothing(mode):
     """With a render mode and `render()` called every 50 steps the games are the same."""
     env = gym.make("Delve-v0", render_mode=mode)
-    digests = soak.digest_single("Delve-v0", SEEDS, STEPS, env=env, render_every=50)
+    digests = determinism.digest_single("Delve-v0", SEEDS, STEPS, env=env, render_every=50)
     assert not against_golden("Delve-v0", digests)
 
 
@@ -161,7 +167,8 @@ def test_spawned_processes():
     halves = [range(0, 10), range(10, 20)]
     with ctx.Pool(2) as pool:
         parts = pool.starmap(
-            soak.digest_single, [("Delve-v0", h, STEPS, None, None, 0, "direct") for h in halves]
+            determinism.digest_single,
+            [("Delve-v0", h, STEPS, None, None, 0, "direct") for h in halves],
         )
     digests = {k: v for part in parts for k, v in part.items()}
     assert not against_golden("Delve-v0", digests)
@@ -173,7 +180,7 @@ def test_forked_processes_at_batch_size_1():
     ctx = mp.get_context("fork")
     halves = [range(0, 10), range(10, 20)]
     with ctx.Pool(2) as pool:
-        parts = pool.starmap(soak.digest_vector, [("Delve-v0", h, STEPS, 1) for h in halves])
+        parts = pool.starmap(determinism.digest_vector, [("Delve-v0", h, STEPS, 1) for h in halves])
     digests = {k: v for part in parts for k, v in part.items()}
     assert not against_golden("Delve-v0", digests)
 
@@ -182,7 +189,9 @@ def test_forked_processes_at_batch_size_1():
 def test_batch_sizes(batch):
     """Slot i of a batch of N plays seed b + i exactly as it plays alone (slots of a batch of
     16 or 64 beyond seed 19 are played but not compared)."""
-    assert not against_golden("Delve-v0", soak.digest_vector("Delve-v0", SEEDS, STEPS, batch))
+    assert not against_golden(
+        "Delve-v0", determinism.digest_vector("Delve-v0", SEEDS, STEPS, batch)
+    )
 
 
 def test_separate_processes_with_different_hash_seeds():
@@ -203,10 +212,10 @@ def test_sb3_adapter_same_games():
     event bits and the mask of an episode's last step, which SB3 cannot report. Run on games
     of 500 steps, so that every seed ends and restarts about 20 times."""
     pytest.importorskip("stable_baselines3")
-    env_id, config = soak.GOLDEN_RUNS[SHORT]
-    sb3 = soak.digest_sb3(env_id, SEEDS, STEPS, config=config)
-    vector = soak.digest_vector(env_id, SEEDS, STEPS, config=config, lite=True)
-    assert not soak.mismatches(sb3, vector)
+    env_id, config = determinism.GOLDEN_RUNS[SHORT]
+    sb3 = determinism.digest_sb3(env_id, SEEDS, STEPS, config=config)
+    vector = determinism.digest_vector(env_id, SEEDS, STEPS, config=config, lite=True)
+    assert not determinism.mismatches(sb3, vector)
 
 
 @pytest.mark.nojit
@@ -219,18 +228,18 @@ def test_pure_python_engine_matches_compiled(env_id):
     if numba.config.DISABLE_JIT:
         got = result(run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="0"))
         assert got["jit_disabled"] == "0"
-        vec = soak.digest_vector(env_id, range(2), 400)
-        single = soak.digest_single(env_id, range(2), 400)
-        assert not soak.mismatches(vec, got["digests"])
-        assert not soak.mismatches(single, got["digests"])
+        vec = determinism.digest_vector(env_id, range(2), 400)
+        single = determinism.digest_single(env_id, range(2), 400)
+        assert not determinism.mismatches(vec, got["digests"])
+        assert not determinism.mismatches(single, got["digests"])
         return
     vec = run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="1")
     single = run_subprocess([*args, "--runner", "single"], NUMBA_DISABLE_JIT="1")
-    compiled = soak.digest_vector(env_id, range(2), 400)
+    compiled = determinism.digest_vector(env_id, range(2), 400)
     for proc in (vec, single):
         got = result(proc)
         assert got["jit_disabled"] == "1"
-        assert not soak.mismatches(got["digests"], compiled)
+        assert not determinism.mismatches(got["digests"], compiled)
 
 
 # --- negative controls: each check catches a planted defect ----------------------------------
@@ -238,13 +247,15 @@ def test_pure_python_engine_matches_compiled(env_id):
 
 def test_negative_control_state_mutated_mid_run():
     """Five gold added to seed 3's game at step 1000 change seed 3's digest alone."""
-    ref = soak.digest_vector("Delve-v0", range(6), 2_000)
+    ref = determinism.digest_vector("Delve-v0", range(6), 2_000)
 
     def hook(venv, call):
         if call == 1_000:
             venv.state.gold[3] += 5
 
-    assert soak.mismatches(soak.digest_vector("Delve-v0", range(6), 2_000, hook=hook), ref) == ["3"]
+    assert determinism.mismatches(
+        determinism.digest_vector("Delve-v0", range(6), 2_000, hook=hook), ref
+    ) == ["3"]
 
 
 def test_negative_control_rule_change_breaks_golden():
@@ -254,25 +265,25 @@ def test_negative_control_rule_change_breaks_golden():
     def hook(venv, call):
         venv.engine.params[P_MEAL_PACES] = 60
 
-    digests = soak.digest_vector("Delve-v0", SEEDS, STEPS, hook=hook)
+    digests = determinism.digest_vector("Delve-v0", SEEDS, STEPS, hook=hook)
     assert len(against_golden("Delve-v0", digests)) >= 15
 
 
 def test_negative_control_slots_sharing_state():
     """A planted leak between slots (slot 1 gets slot 0's RNG each step) makes batch 4
     differ from batch 1."""
-    ref = soak.digest_vector("Delve-v0", range(4), 1_500, batch=1)
+    ref = determinism.digest_vector("Delve-v0", range(4), 1_500, batch=1)
 
     def leak(venv, call):
         venv.state.rng[1] = venv.state.rng[0]
 
-    got = soak.digest_vector("Delve-v0", range(4), 1_500, batch=4, hook=leak)
-    assert "1" in soak.mismatches(got, ref)
+    got = determinism.digest_vector("Delve-v0", range(4), 1_500, batch=4, hook=leak)
+    assert "1" in determinism.mismatches(got, ref)
 
 
 def test_negative_control_render_with_side_effect(monkeypatch):
     """A render that touched the game would be caught by the rendering check."""
-    ref = soak.digest_single("Delve-v0", range(2), 1_000)
+    ref = determinism.digest_single("Delve-v0", range(2), 1_000)
     render_text = DelveEnv.render_text
 
     def meddling(self):
@@ -281,8 +292,8 @@ def test_negative_control_render_with_side_effect(monkeypatch):
 
     monkeypatch.setattr(DelveEnv, "render_text", meddling)
     env = gym.make("Delve-v0", render_mode="ansi")
-    got = soak.digest_single("Delve-v0", range(2), 1_000, env=env, render_every=50)
-    assert soak.mismatches(got, ref) == ["0", "1"]
+    got = determinism.digest_single("Delve-v0", range(2), 1_000, env=env, render_every=50)
+    assert determinism.mismatches(got, ref) == ["0", "1"]
 
 
 def test_negative_control_every_record_part_counts():
@@ -291,7 +302,7 @@ def test_negative_control_every_record_part_counts():
     env = DelveEnv()
     obs, info = env.reset(seed=0)
     base = (obs, 0.0, False, False, info["action_mask"], 0)
-    ref = soak.record_bytes(*base)
+    ref = determinism.record_bytes(*base)
     flipped_obs = {k: v.copy() for k, v in obs.items()}
     flipped_obs["pack"].flat[7] ^= 1
     mask = info["action_mask"].copy()
@@ -304,7 +315,7 @@ def test_negative_control_every_record_part_counts():
         (*base[:4], mask, 0),
         (*base[:5], 1 << 17),
     ]
-    records = {soak.record_bytes(*v) for v in variants}
+    records = {determinism.record_bytes(*v) for v in variants}
     assert ref not in records and len(records) == len(variants)
 
 
@@ -312,9 +323,9 @@ def test_negative_control_policy_depends_on_seed_and_count():
     """The digest policy is not constant: it depends on the game and the action count."""
     mask = np.ones((1, delve_env.NUM_ACTIONS), bool)
     picks = {
-        int(soak.choose_legal(mask, soak.noise(np.array([s]), np.array([k])))[0])
+        int(determinism.choose_legal(mask, determinism.noise(np.array([s]), np.array([k])))[0])
         for s in range(5)
         for k in range(5)
     }
     assert len(picks) > 15
-    assert soak.noise_int(3, 7) == int(soak.noise(np.array([3]), np.array([7]))[0])
+    assert determinism.noise_int(3, 7) == int(determinism.noise(np.array([3]), np.array([7]))[0])

@@ -4,6 +4,7 @@ ITEM-1, ITEM-2): scenes set on a reset depth-2 env (Hero, Rogue, Wizard, Cleric)
 import numpy as np
 import pytest
 
+from delve_env.checks import invariants
 from delve_env.engine.actions import (
     A_ATTACK,
     A_CANCEL,
@@ -59,7 +60,6 @@ from delve_env.engine.tables import (
     WARDING_LANTERN,
 )
 from delve_env.engine.wander import wander_chance
-from delve_env.tools import soak
 
 HERO, ROGUE, WIZARD, CLERIC = 0, 1, 2, 3
 PACK = NUM_EQUIP  # the first pack slot
@@ -426,11 +426,11 @@ def test_item_2_an_item_named_known_shows_in_every_pack(scene):
 
 
 def test_the_soak_checker_flags_broken_effects_and_known_kinds(scene):
-    """soak.InvariantChecker: an effect spent by two in a pace, a foul mark without WARD, a
+    """invariants.InvariantChecker: an effect spent by two in a pace, a foul mark without WARD, a
     known kind forgotten are each reported; a lantern lit and a pace walked are not."""
     in_hall(scene)
     s = scene.s
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     s.known_kinds[0] |= 1 << ESP_SCROLL
     s.effects[0] = (10, 0, 5, 0)
     assert checker.check(s) == []

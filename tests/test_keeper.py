@@ -509,10 +509,10 @@ def test_six_1_wearing_a_pack_item_makes_room_for_a_waiting_gift_at_once(game):
 
 
 def test_six_1_the_soak_checker_flags_a_gift_without_its_event(game):
-    from delve_env.tools import soak
+    from delve_env.checks import invariants
 
     s = game.s
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     assert checker.check(s, stepped=False) == []
     s.keeper_given[0] |= 1 << KEEPER_EVENTS.index("first bribe asked")
     rules = [v.rule for v in checker.check(s, stepped=False)]

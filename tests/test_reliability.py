@@ -2,8 +2,9 @@
 buffer aliasing, a hypothesis state machine over the env's API, and dungeon generation checks.
 
 Every check has a negative control: a planted defect that the same check must report.
-The machinery (invariant checker, soak runners, generation checks) is `delve_env/tools/soak.py`, which
-also runs all of this at long sizes: `python benchmarks/soak.py --long`.
+The machinery: the checks in `delve_env/checks/` (invariants, outputs, incremental outputs,
+generation) and the soak runners in `delve_env/tools/soak.py`, which also runs all of this at
+long sizes: `delve soak --long`.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from hypothesis.stateful import (
 
 import delve_env
 from delve_env import DelveEnv, DelveVectorEnv, snapshot
+from delve_env.checks import determinism, generation, invariants, outputs
 from delve_env.config import KEYS
 from delve_env.engine.actions import NUM_ACTIONS
+from delve_env.engine.floors import walk_distances
 from delve_env.engine.tables import (
     CHEST_SHUT,
     DOOR,
@@ -57,7 +60,7 @@ def assert_clean(rep) -> None:
 def test_soak_mask_respecting_100_slots_x_10k_steps():
     """10^6 legal random steps of Delve-v0 (100 seeds x 10^4 steps in the native vector env):
     no exception, every observation in its space with its exact dtype, finite rewards,
-    non-empty masks, and every invariant of `soak.InvariantChecker` after every step; on the
+    non-empty masks, and every invariant of `invariants.InvariantChecker` after every step; on the
     way it enters stores and statues, opens chests, bathes, trades and practises."""
     rep = soak.soak_vector("Delve-v0", slots=100, calls=10_000, seed=0, agent="legal")
     assert_clean(rep)
@@ -246,7 +249,7 @@ def test_negative_control_output_checks():
     obs, info = venv.reset(seed=0)
     obs, rew, term, trunc, info = venv.step(np.full(3, 6))  # down the courtyard stair
     done = np.zeros(3, bool)
-    assert soak.check_vector_outputs(obs, rew, term, trunc, info, done) == []
+    assert outputs.check_vector_outputs(obs, rew, term, trunc, info, done) == []
 
     def bad(**planted):
         args = {
@@ -259,13 +262,13 @@ def test_negative_control_output_checks():
         }
         for key, fn in planted.items():
             fn(args[key])
-        return " | ".join(soak.check_vector_outputs(**args))
+        return " | ".join(outputs.check_vector_outputs(**args))
 
     assert "map: outside" in bad(obs=lambda o: o["map"].__setitem__((1, 0, 0, 0), 200))
     assert "party: outside" in bad(obs=lambda o: o["party"].__setitem__((2, 0, 14), 200))
     assert "status: outside" in bad(obs=lambda o: o["status"].__setitem__((0, 0), 2))
     o64 = {k: v.astype(np.float64) for k, v in obs.items()}
-    assert "float64" in " ".join(soak.check_obs_batch(o64, 3))
+    assert "float64" in " ".join(outputs.check_obs_batch(o64, 3))
     assert "rewards not finite" in bad(rew=lambda r: r.__setitem__(1, np.inf))
     assert "empty mask" in bad(info=lambda i: i["action_mask"].__setitem__(2, False))
     assert "terminated and truncated" in bad(
@@ -292,7 +295,7 @@ def _fresh_checker():
     env.reset(seed=11)
     for a in (6, 4, 4):  # the stairs, then wait: a state on floor 1
         env.step(a)
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     assert checker.check(env.state, new_episode=True) == []
     return env, checker
 
@@ -427,11 +430,11 @@ BAD_ACTIONS = [
 def test_bad_action_raises_value_error(action, message):
     env = DelveEnv()
     env.reset(seed=0)
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     with pytest.raises(ValueError) as err:
         env.step(action)
     assert message in str(err.value)
-    assert soak.state_diff(env.state, before) == []
+    assert invariants.state_diff(env.state, before) == []
 
 
 @pytest.mark.parametrize("action", [np.int8(6), np.uint16(6), np.array(6)])
@@ -450,12 +453,13 @@ def test_masked_action_noop_mode_changes_nothing():
     env = DelveEnv(invalid_action="noop")
     obs0, _ = env.reset(seed=0)
     a = _masked_action(env)
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     obs, reward, terminated, truncated, info = env.step(a)
     assert info["invalid_action"] is True
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert (
-        soak.state_diff(env.state, before, ignore=("steps", "events", "reward", "keeper_new")) == []
+        invariants.state_diff(env.state, before, ignore=("steps", "events", "reward", "keeper_new"))
+        == []
     )
     assert all(np.array_equal(obs[k], obs0[k]) for k in obs)
 
@@ -464,20 +468,20 @@ def test_masked_action_raise_mode():
     env = DelveEnv(invalid_action="raise")
     env.reset(seed=0)
     a = _masked_action(env)
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     with pytest.raises(ValueError, match=rf"action {a} \(.+\) is not legal in mode 'explore'"):
         env.step(a)
-    assert soak.state_diff(env.state, before) == []
+    assert invariants.state_diff(env.state, before) == []
 
 
 def test_masked_action_raise_mode_vector():
     venv = DelveVectorEnv(3, invalid_action="raise")
     venv.reset(seed=0)
     a = int(np.flatnonzero(~venv.action_masks()[1])[0])
-    before = soak.state_copy(venv.state)
+    before = invariants.state_copy(venv.state)
     with pytest.raises(ValueError, match=rf"env 1: action {a} \(.+\) is not legal in mode"):
         venv.step(np.array([6, a, 6]))
-    assert soak.state_diff(venv.state, before) == []
+    assert invariants.state_diff(venv.state, before) == []
 
 
 def test_step_before_reset():
@@ -633,11 +637,11 @@ BAD_VECTOR_ACTIONS = [
 def test_bad_vector_actions(actions, message):
     venv = DelveVectorEnv(3)
     venv.reset(seed=0)
-    before = soak.state_copy(venv.state)
+    before = invariants.state_copy(venv.state)
     with pytest.raises(ValueError) as err:
         venv.step(actions)
     assert message in str(err.value)
-    assert soak.state_diff(venv.state, before) == []
+    assert invariants.state_diff(venv.state, before) == []
 
 
 # Seeds: the env means to refuse them with its own ValueError (env.py checks for it), but
@@ -701,7 +705,7 @@ def test_no_aliasing_single_env():
     obs0, info0 = env.reset(seed=5)
     returned = [(obs0, info0)]
     for t in range(20):
-        a = soak.choose_legal_one(returned[-1][1]["action_mask"], t)
+        a = determinism.choose_legal_one(returned[-1][1]["action_mask"], t)
         obs, _, _, _, info = env.step(a)
         returned.append((obs, info))
     internal = list(env.engine.obs.values()) + [env.engine.masks] + list(env.state)
@@ -717,7 +721,7 @@ def test_mutating_returned_arrays_changes_nothing_single():
     o1, i1 = clean.reset(seed=9)
     o2, i2 = dirty.reset(seed=9)
     for t in range(300):
-        a = soak.choose_legal_one(i1["action_mask"], soak.noise_int(9, t))
+        a = determinism.choose_legal_one(i1["action_mask"], determinism.noise_int(9, t))
         _scribble(o2, i2)
         dirty.action_masks().fill(False)
         r1 = clean.step(a)
@@ -728,7 +732,7 @@ def test_mutating_returned_arrays_changes_nothing_single():
         assert np.array_equal(i1["action_mask"], i2["action_mask"])
         if r1[2] or r1[3]:
             break
-    assert soak.state_diff(dirty.state, soak.state_copy(clean.state)) == []
+    assert invariants.state_diff(dirty.state, invariants.state_copy(clean.state)) == []
 
 
 def test_no_aliasing_vector_env():
@@ -737,7 +741,7 @@ def test_no_aliasing_vector_env():
     returned = [_arrays(obs, info)]
     for t in range(10):
         obs, rew, term, trunc, info = venv.step(
-            soak.choose_legal(info["action_mask"], np.full(4, t))
+            determinism.choose_legal(info["action_mask"], np.full(4, t))
         )
         returned.append(_arrays(obs, info) + [rew, term, trunc])
     internal = list(venv.engine.obs.values()) + [
@@ -759,7 +763,9 @@ def test_mutating_returned_arrays_changes_nothing_vector():
     o2, i2 = dirty.reset(seed=2)
     seeds = np.arange(2, 6, dtype=np.uint64)
     for t in range(300):
-        actions = soak.choose_legal(i1["action_mask"], soak.noise(seeds, np.full(4, t)))
+        actions = determinism.choose_legal(
+            i1["action_mask"], determinism.noise(seeds, np.full(4, t))
+        )
         _scribble(o2, i2)
         r1, r2 = clean.step(actions), dirty.step(actions)
         for a, b in zip(r1[1:4], r2[1:4]):
@@ -768,7 +774,7 @@ def test_mutating_returned_arrays_changes_nothing_vector():
         r2[2].fill(True)
         i1, o2, i2 = r1[4], r2[0], r2[4]
         assert all(np.array_equal(r1[0][k], o2[k]) for k in o2)
-    assert soak.state_diff(dirty.state, soak.state_copy(clean.state)) == []
+    assert invariants.state_diff(dirty.state, invariants.state_copy(clean.state)) == []
 
 
 def test_no_aliasing_sb3_adapter():
@@ -812,7 +818,7 @@ class DelveMachine(RuleBasedStateMachine):
     def __init__(self):
         super().__init__()
         self.env = DelveEnv(depth=2, max_steps=40, invalid_action="raise")
-        self.checker = soak.InvariantChecker()
+        self.checker = invariants.InvariantChecker()
         self.running = False
         self.started = False
         self.closed = False
@@ -824,7 +830,7 @@ class DelveMachine(RuleBasedStateMachine):
         assert found == [], found
 
     def _outputs(self, obs, info):
-        assert soak.check_obs_single(obs) == []
+        assert outputs.check_obs_single(obs) == []
         mask = info["action_mask"]
         assert mask.dtype == np.bool_ and mask.shape == (A,) and mask.any()
         assert np.array_equal(mask, self.env.action_masks())
@@ -860,10 +866,10 @@ class DelveMachine(RuleBasedStateMachine):
     def step_illegal(self, k):
         illegal = np.flatnonzero(~self.mask)
         a = int(illegal[k % len(illegal)])
-        before = soak.state_copy(self.env.state)
+        before = invariants.state_copy(self.env.state)
         with pytest.raises(ValueError, match=f"action {a} .* is not legal in mode"):
             self.env.step(a)
-        assert soak.state_diff(self.env.state, before) == []
+        assert invariants.state_diff(self.env.state, before) == []
         self._check(stepped=False)
 
     @precondition(lambda self: self.started and not self.running)
@@ -899,7 +905,7 @@ class DelveMachine(RuleBasedStateMachine):
     def state_is_sound(self):
         """After every rule: the static invariants hold and the mask is not empty."""
         if self.started:
-            assert soak.InvariantChecker().check(self.env.state) == []
+            assert invariants.InvariantChecker().check(self.env.state) == []
             assert self.env.action_masks().any()
 
     @rule()
@@ -916,11 +922,11 @@ def test_env_save_state_load_state_round_trip():
     env = DelveEnv()
     env.reset(seed=4)
     for t in range(200):
-        env.step(soak.choose_legal_one(env.action_masks(), soak.noise_int(4, t)))
+        env.step(determinism.choose_legal_one(env.action_masks(), determinism.noise_int(4, t)))
     want = snapshot.to_bytes(env.state, 0)
     saved = pickle.loads(pickle.dumps(env.save_state()))
     for t in range(50):
-        env.step(soak.choose_legal_one(env.action_masks(), t))
+        env.step(determinism.choose_legal_one(env.action_masks(), t))
     env.load_state(saved)
     assert snapshot.to_bytes(env.state, 0) == want
 
@@ -944,15 +950,15 @@ def test_generation(env_id):
     """300 dungeons per preset (10,000 in `benchmarks/soak.py --long`): every floor connected
     from its stair up once secret doors are found, every room reachable, one stair each way,
     exactly one map per floor."""
-    rep = soak.check_generation(env_id, range(300))
+    rep = generation.check_generation(env_id, range(300))
     assert rep.problem_count == 0, rep.problems[:10]
-    depth = delve_env.DelveEnv(**soak.PRESETS[env_id]).state.tiles.shape[1] - 1
+    depth = delve_env.DelveEnv(**determinism.PRESETS[env_id]).state.tiles.shape[1] - 1
     assert rep.floors == 300 * depth and rep.secret_doors > 0
 
 
 def test_generation_secret_doors_matter():
     """Without finding secret doors some floors are cut: the BFS above is not vacuous."""
-    rep = soak.check_generation("Delve-v0", range(100))
+    rep = generation.check_generation("Delve-v0", range(100))
     cut = 0
     env = DelveEnv()
     dist = np.empty(env.state.tiles.shape[2:], dtype=np.int64)
@@ -961,7 +967,7 @@ def test_generation_secret_doors_matter():
         s = env.state
         for f in range(1, s.tiles.shape[1]):
             ux, uy = (int(v) for v in s.stair_up[0, f])
-            soak.walk_distances(s.tiles[0, f], ux, uy, dist)  # secret doors left as walls
+            walk_distances(s.tiles[0, f], ux, uy, dist)  # secret doors left as walls
             cut += bool((dist[s.room_of[0, f] >= 0] < 0).any())
     assert rep.problem_count == 0 and cut > 0
 
@@ -986,7 +992,7 @@ def test_negative_control_generation(what):
     def hook(eng):
         GEN_PLANTS[what](eng.state, 3, 2)  # floor 2 of 4: not the deepest
 
-    rep = soak.check_generation("Delve-Easy-v0", range(10), hook=hook)
+    rep = generation.check_generation("Delve-Easy-v0", range(10), hook=hook)
     assert rep.problem_count > 0
     assert all(p.startswith("seed 3 floor 2:") for p in rep.problems), rep.problems
     assert any(what in p for p in rep.problems), rep.problems

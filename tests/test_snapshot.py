@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 import delve_env
 from delve_env import DelveEnv, snapshot
+from delve_env.checks import determinism, invariants
 from delve_env.config import Config
 from delve_env.snapshot import MAGIC, VERSION, SnapshotError, from_bytes, to_bytes
-from delve_env.tools import soak
 
 pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
 
@@ -35,9 +35,9 @@ def play(env: DelveEnv, seed: int, start: int, n: int) -> list[bytes]:
     """n steps of the digest policy (game `seed`, actions numbered from `start`), as records."""
     out = []
     for k in range(start, start + n):
-        a = soak.choose_legal_one(env.engine.masks[0], soak.noise_int(seed, k))
+        a = determinism.choose_legal_one(env.engine.masks[0], determinism.noise_int(seed, k))
         obs, r, te, tr, info = env.step(a)
-        out.append(soak.record_bytes(obs, r, te, tr, info["action_mask"], info["events"]))
+        out.append(determinism.record_bytes(obs, r, te, tr, info["action_mask"], info["events"]))
         if te or tr:
             break
     return out
@@ -119,7 +119,7 @@ def test_round_trip_20_points_replays_identically(env_id):
     byte-identical state, identical observation and mask, and the next 200 steps identical.
     Then load the first point back into the original env (going back in time): the game
     from there replays exactly as it went the first time."""
-    cfg = {**soak.PRESETS[env_id], "max_steps": 20000}  # 24 points of 200 steps in one game
+    cfg = {**determinism.PRESETS[env_id], "max_steps": 20000}  # 24 points of 200 steps in one game
     env, other = DelveEnv(**cfg), DelveEnv(**cfg)
     seed = 21
     env.reset(seed=seed)
@@ -165,10 +165,10 @@ def test_round_trip_after_the_end():
 
 def refused(data, env: DelveEnv, match: str = "") -> SnapshotError:
     """Loading `data` into env raises SnapshotError (matching `match`) and changes nothing."""
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     with pytest.raises(SnapshotError, match=match) as err:
         from_bytes(data, env.state, 0)
-    assert soak.state_diff(env.state, before) == [], "a refused load touched the state"
+    assert invariants.state_diff(env.state, before) == [], "a refused load touched the state"
     return err.value
 
 
@@ -311,10 +311,10 @@ def test_refuses_out_of_range_indices(valid, target, field, value):
 def refused_by_env(data, env: DelveEnv, match: str) -> SnapshotError:
     """`env.load_state(data)` raises SnapshotError (matching `match`) and changes nothing: not
     the state, the observation and mask, nor whether the episode is running."""
-    before, shown, running = soak.state_copy(env.state), outputs(env), env._running
+    before, shown, running = invariants.state_copy(env.state), outputs(env), env._running
     with pytest.raises(SnapshotError, match=match) as err:
         env.load_state(data)
-    assert soak.state_diff(env.state, before) == [], "a refused load touched the state"
+    assert invariants.state_diff(env.state, before) == [], "a refused load touched the state"
     assert same_outputs(outputs(env), shown) and env._running == running
     return err.value
 
@@ -495,12 +495,12 @@ def test_fuzz_crafted_with_valid_checksum(valid, pos, junk):
     crafted = data[:pos] + junk + data[pos + len(junk) :]
     crafted += hashlib.sha256(crafted).digest()
     env = valid[1]
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     arrays = [a.copy() for a in env.state]
     try:
         from_bytes(crafted, env.state, 0)
     except SnapshotError:
-        assert soak.state_diff(env.state, before) == []
+        assert invariants.state_diff(env.state, before) == []
     finally:
         for a, b in zip(env.state, arrays):
             a[...] = b
@@ -508,19 +508,19 @@ def test_fuzz_crafted_with_valid_checksum(valid, pos, junk):
 
 def _fuzz_one(valid, data: bytes) -> None:
     env = valid[1]
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     with pytest.raises(SnapshotError):
         from_bytes(data, env.state, 0)
-    assert soak.state_diff(env.state, before) == []
+    assert invariants.state_diff(env.state, before) == []
 
 
 def test_negative_control_fuzz_harness_sees_a_write(valid):
     """The 'state untouched' check used above fires when a load does write."""
     env = DelveEnv()
     env.reset(seed=50)
-    before = soak.state_copy(env.state)
+    before = invariants.state_copy(env.state)
     from_bytes(valid[0], env.state, 0)
-    assert "rng" in soak.state_diff(env.state, before)
+    assert "rng" in invariants.state_diff(env.state, before)
 
 
 def test_negative_control_round_trip_check_sees_a_lossy_load():

@@ -425,11 +425,12 @@ def _soak():
 
 
 def test_store_invariants_catch_planted_defects(fresh):
-    """delve_env/tools/soak.py's store block: STORE mode away from a store, a piece past its full
-    durability, a store step that moved the clock; none on a real store visit."""
-    soak = _soak()
+    """delve_env/checks/invariants.py's store block: STORE mode away from a store, a piece past
+    its full durability, a store step that moved the clock; none on a real store visit."""
+    from delve_env.checks import invariants
+
     s = fresh.s
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     shop(fresh, 3)
     assert checker.check(s, new_episode=True) == []
     fresh.act(A_BUY)

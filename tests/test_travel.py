@@ -664,12 +664,12 @@ def test_hunger_stops_a_walk(scene):
 
 
 def test_the_soak_checker_flags_a_broken_free_streak(scene):
-    """soak.InvariantChecker: a free streak kept across a pace, or negative, is reported; a
+    """invariants.InvariantChecker: a free streak kept across a pace, or negative, is reported; a
     streak that grows with no pace is not."""
-    from delve_env.tools import soak
+    from delve_env.checks import invariants
 
     s = scene.s
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     assert checker.check(s) == []
     s.free_streak[0] = 3
     s.steps[0] += 1
@@ -683,10 +683,10 @@ def test_the_soak_checker_flags_a_broken_free_streak(scene):
 
 
 def test_the_soak_checker_flags_a_party_in_a_room_not_seen_whole(scene):
-    """soak.InvariantChecker: standing in a room, every tile of it and of its walls is
+    """invariants.InvariantChecker: standing in a room, every tile of it and of its walls is
     remembered (a pace within a room looks at nothing new); one forgotten wall tile is
     reported, standing in the hall it is not."""
-    from delve_env.tools import soak
+    from delve_env.checks import invariants
 
     s = scene.s
     quiet_floor(scene)
@@ -695,7 +695,7 @@ def test_the_soak_checker_flags_a_party_in_a_room_not_seen_whole(scene):
     s.x[0], s.y[0] = x0, y0
     remember(s, 0, 1, x0 - 1, y0 - 1, x1 + 1, y1 + 1)  # as stepping in does
     scene.refresh()
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     assert checker.check(s) == []
     s.fog[0, 1, y1 + 1, x1 + 1] = 0
     s.steps[0] += 1
@@ -782,13 +782,13 @@ def test_the_searches_counted_are_of_this_visit_to_the_floor(scene):
 
 
 def test_the_soak_checker_flags_a_search_made_from_nowhere(scene):
-    """soak.InvariantChecker: a wall counted as searched beside no seen walkable tile of the
+    """invariants.InvariantChecker: a wall counted as searched beside no seen walkable tile of the
     party's floor is reported; one beside where the party stands is not."""
-    from delve_env.tools import soak
+    from delve_env.checks import invariants
 
     s = scene.s
     scene.act(A_STAIRS)
-    checker = soak.InvariantChecker()
+    checker = invariants.InvariantChecker()
     s.searched[0, int(s.y[0]) - 1, int(s.x[0])] = 2
     assert checker.check(s, stepped=False) == []
     s.searched[0, 0, 0] = 1
@@ -797,14 +797,14 @@ def test_the_soak_checker_flags_a_search_made_from_nowhere(scene):
 
 
 def test_the_soak_checker_lets_dispel_magic_end_the_foul_lantern(scene):
-    """soak.InvariantChecker: effects are spent one a pace, but dispel magic ends the foul
+    """invariants.InvariantChecker: effects are spent one a pace, but dispel magic ends the foul
     lantern's WARD at once (spells.end_foul_ward); a kind WARD gone at once is reported."""
+    from delve_env.checks import invariants
     from delve_env.engine.tables import WARD
-    from delve_env.tools import soak
 
     s = scene.s
     for foul, want in ((True, []), (False, ["effect spent but by one pace"])):
-        checker = soak.InvariantChecker()
+        checker = invariants.InvariantChecker()
         s.effects[0, WARD], s.ward_foul[0] = 50, foul
         assert checker.check(s) == []
         s.effects[0, WARD], s.ward_foul[0] = 0, False

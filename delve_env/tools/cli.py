@@ -5,6 +5,8 @@ delve record / delve replay    save a game as a replay file / re-simulate and ch
 delve playtest                 difficulty report over many seeds of each preset
 delve watch                    the best shipped agent plays a whole game, live
 delve bench                    throughput table (steps per second)
+delve soak                     reliability: random-agent soaks with every invariant, determinism
+                               digests, generation checks (delve_env/tools/soak.py)
 delve train TASK / delve eval  MaskablePPO training and evaluation (training/train_ppo.py,
                                training/evaluate.py)
 """
@@ -44,6 +46,7 @@ KEY_OF = {a: k for k, a in ACTION_KEYS.items()}
 REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}  # VIEW-1: no time
 
 TRAINING_COMMANDS = ("train", "eval")
+PASSED_ON = (*TRAINING_COMMANDS, "soak")  # everything after the command is the command's own
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -368,6 +371,17 @@ def cmd_training(args: argparse.Namespace) -> int:
         return code if isinstance(code, int) else int(code is not None)
 
 
+def cmd_soak(args: argparse.Namespace) -> int:
+    """The reliability runs' own command line (`python -m delve_env.tools.soak` does the same)."""
+    from .soak import main
+
+    try:
+        return main(args.rest, prog="delve soak")
+    except SystemExit as done:  # argparse: 0 after --help, 2 after a usage error
+        code = done.code
+        return code if isinstance(code, int) else int(code is not None)
+
+
 # --- parser ----------------------------------------------------------------------------------
 
 
@@ -447,6 +461,10 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=helptext, add_help=False, description=helptext)
         p.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the script")
         p.set_defaults(func=cmd_training)
+    soak = sub.add_parser("soak", help="reliability: soaks with invariants, determinism, "
+                          "generation (delve soak --help)", add_help=False)  # fmt: skip
+    soak.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the soak")
+    soak.set_defaults(func=cmd_soak)
     return parser
 
 
@@ -454,8 +472,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `delve` console script; returns the exit status."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in TRAINING_COMMANDS:  # everything after the command is the script's
-        args = argparse.Namespace(command=argv[0], rest=argv[1:], func=cmd_training)
+    if argv and argv[0] in PASSED_ON:  # everything after the command is the command's own
+        func = cmd_soak if argv[0] == "soak" else cmd_training
+        args = argparse.Namespace(command=argv[0], rest=argv[1:], func=func)
     else:
         args = parser.parse_args(argv)
     if args.command is None:
