@@ -1,2 +1,2 @@
-"""The `delve` command line and what it runs: benchmarks, playtests, replays, the soak and its
-invariant checker."""
+"""The `delve` command line and what it runs: benchmarks, playtests, replays, the soak (the
+runner of delve_env/checks/)."""
