@@ -93,6 +93,12 @@ def njit(fn=None, **options):
     return disp
 
 
+def interpreted(fn):
+    """The plain Python function behind an engine function (itself when the JIT is off): for
+    Python code that reads a few values from a state numba has no compiled version for."""
+    return getattr(fn, "py_func", fn)
+
+
 def is_cached(fn) -> bool:
     """Whether a compiled function has machine code in memory or in numba's cache."""
     if config.DISABLE_JIT or fn.overloads:

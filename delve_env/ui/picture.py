@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..engine.jit import interpreted
 from ..engine.observe import armor_value
 from ..engine.party import is_known, level_cost
 from ..engine.stores import line_kind, line_price, store_level
@@ -304,7 +305,7 @@ class Panel:
 
 def item_label(s, e: int, kind: int) -> str:
     """An item's name, or its look while unknown (ITEM-2)."""
-    return ITEM_NAMES[kind] if is_known.py_func(s, e, kind) else LOOK_NAMES[LOOK[kind]]
+    return ITEM_NAMES[kind] if interpreted(is_known)(s, e, kind) else LOOK_NAMES[LOOK[kind]]
 
 
 def draw_head(pan: Panel, s, e: int) -> None:
@@ -350,8 +351,8 @@ def draw_party(pan: Panel, s, p, e: int) -> None:
         else:
             text(img, bx, y, "dead", RED)
         weapon = ITEM_NAMES[s.item[e, m, READY]] or "bare hands"
-        pan.line(f"    XP {s.xp[e, m]}/{level_cost.py_func(p, s.level[e, m])} "
-                 f"luck {s.luck[e, m]} AV {armor_value.py_func(s, e, m)} {weapon}", GREY)  # fmt: skip
+        pan.line(f"    XP {s.xp[e, m]}/{interpreted(level_cost)(p, s.level[e, m])} "
+                 f"luck {s.luck[e, m]} AV {interpreted(armor_value)(s, e, m)} {weapon}", GREY)  # fmt: skip
     if s.sel_member[e] >= 0:  # PARTY-4: an item is held for the next action
         m, slot = int(s.sel_member[e]), int(s.sel_slot[e])
         pan.line(f"selected: {CLASS_NAMES[s.cls[e, m]]}'s "
@@ -401,7 +402,7 @@ def draw_wall(pan: Panel, s, e: int) -> None:
     """The tumbler wall (WALL-1): the rings set so far as boxes, then the guesses, latest
     first, with how many rings each had right."""
     f = int(s.floor[e])
-    pan.line(f"TUMBLER WALL  {num_symbols.py_func(f)} symbols a ring", ORANGE)
+    pan.line(f"TUMBLER WALL  {interpreted(num_symbols)(f)} symbols a ring", ORANGE)
     pan.line(f"worked by the {CLASS_NAMES[s.cls[e, s.worker[e]]]}, guesses {s.wall_guesses[e, f]}",
              GREY)  # fmt: skip
     y = pan.y
@@ -422,8 +423,8 @@ def draw_plate(pan: Panel, s, e: int) -> None:
     """The lock plate (PLATE-1): n x n cells, lit ones bright, pushed ones ringed, the hint's
     cell outlined in cyan; each cell shows its number (the push action's index)."""
     f = int(s.floor[e])
-    n = plate_size.py_func(f)
-    pan.line(f"LOCK PLATE {n}x{n}  hint costs {hint_price.py_func(s, e)} gold", ORANGE)
+    n = interpreted(plate_size)(f)
+    pan.line(f"LOCK PLATE {n}x{n}  hint costs {interpreted(hint_price)(s, e)} gold", ORANGE)
     pan.line(f"worked by the {CLASS_NAMES[s.cls[e, s.worker[e]]]}; light every cell", GREY)
     size = 26
     y0 = pan.y + 2
@@ -448,18 +449,18 @@ def draw_plate(pan: Panel, s, e: int) -> None:
 
 def draw_store(pan: Panel, s, p, e: int) -> None:
     """The store's list (STORE-1..2): each line and its price, bright where the gold covers it."""
-    level = store_level.py_func(s, e)
+    level = interpreted(store_level)(s, e)
     where = "the courtyard's store" if level == 0 else f"the store of floor {s.floor[e]}"
     pan.line(f"STORE: {where}", CYAN)
     if level < 0:
         return
     pan.line(f"prices x {(level + 2) / 2:.1f}; buys at half price, repairs", GREY)
     for k in range(MAX_STOCK):
-        kind = line_kind.py_func(level, k)
+        kind = interpreted(line_kind)(level, k)
         if kind == 0:
             continue
         name = "ten rations" if kind == RATIONS_CODE else ITEM_NAMES[kind]
-        price = line_price.py_func(level, k)
+        price = interpreted(line_price)(level, k)
         pan.line(f"{k:>3}. {name:<18} {price:>5} gold", WHITE if s.gold[e] >= price else DIM)
 
 

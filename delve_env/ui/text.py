@@ -5,6 +5,7 @@ the game's RNG."""
 import numpy as np
 
 from ..engine.actions import slot_name
+from ..engine.jit import interpreted
 from ..engine.observe import armor_value
 from ..engine.party import is_known, level_cost
 from ..engine.state import FOUND_CODE
@@ -69,7 +70,7 @@ def render_floor(s, e: int) -> list[str]:
 
 def item_name(s, e: int, kind: int) -> str:
     """What an item of `kind` shows as: its name, or its look while unknown (ITEM-2)."""
-    return ITEM_NAMES[kind] if is_known.py_func(s, e, kind) else LOOK_NAMES[LOOK[kind]]
+    return ITEM_NAMES[kind] if interpreted(is_known)(s, e, kind) else LOOK_NAMES[LOOK[kind]]
 
 
 def render_effects(s, e: int) -> list[str]:
