@@ -36,7 +36,7 @@ buy a light of life when none is held and the gold covers one, then rations up t
 
 import numpy as np
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_BRIBE,
     A_BUY,
@@ -61,9 +61,7 @@ from delve_env.engine.actions import (
     A_WEAR,
     select_action,
 )
-from delve_env.engine.floors import DX, DY, is_walkable, walk_distances
-from delve_env.engine.powers import can_choose_power, can_use_power
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     ARMOR,
     CAT_ARMOR,
     CAT_WEAPON,
@@ -112,6 +110,8 @@ from delve_env.engine.tables import (
     WARD,
     WARDING_LANTERN,
 )
+from delve_env.engine.generation.floors import DX, DY, is_walkable, walk_distances
+from delve_env.engine.rules.powers import can_choose_power, can_use_power
 
 # Powers the expert uses (tables.POWER_NAMES indices) and the options it prefers, per class
 # and level (tables.CLASS_OPTIONS order): Hero swords then oath, Rogue daggers (it starts with

@@ -22,9 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.vault_oracles import WallOracle, plate_push_matrix, solve_plate
-from delve_env.engine.actions import A_PUSH, A_RING, A_WORK
-from delve_env.engine.tables import EXPLORE, PLATE, ROGUE, WALL, WALL_HISTORY, WALL_RINGS
-from delve_env.engine.vaults import num_symbols, plate_size
+from delve_env.engine.core.actions import A_PUSH, A_RING, A_WORK
+from delve_env.engine.core.tables import EXPLORE, PLATE, ROGUE, WALL, WALL_HISTORY, WALL_RINGS
+from delve_env.engine.rules.vaults import num_symbols, plate_size
 
 __all__ = ["VaultOracleAgent", "choose_worker", "plate_null_basis", "plate_solutions"]
 

@@ -13,7 +13,7 @@ from collections import Counter
 
 import numpy as np
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_CANCEL,
     A_GIVE,

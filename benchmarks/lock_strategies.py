@@ -25,10 +25,10 @@ import numpy as np
 import delve_env  # noqa: F401  (registers the ids)
 from agents.random_legal import RandomLegalAgent
 from agents.vault_oracles import apply_push, wall_answer
-from delve_env.engine.actions import A_HINT, A_PUSH, A_RING
-from delve_env.engine.layout import PUZZLE_AGREEING
-from delve_env.engine.tables import WALL_RINGS
-from delve_env.engine.vaults import num_symbols, plate_size
+from delve_env.engine.core.actions import A_HINT, A_PUSH, A_RING
+from delve_env.engine.core.tables import WALL_RINGS
+from delve_env.engine.outputs.layout import PUZZLE_AGREEING
+from delve_env.engine.rules.vaults import num_symbols, plate_size
 from training.evaluate import EVAL_SEED, wilson
 
 

@@ -53,9 +53,17 @@ IGNORE = shutil.ignore_patterns(
 )  # fmt: skip
 
 
+def engine_file(root: Path, module: str) -> Path:
+    """The engine's file named `module` in `root`'s checkout, in whichever of its folders."""
+    found = sorted((root / ENGINE).rglob(module))
+    if len(found) != 1:
+        raise ValueError(f"{module}: {len(found)} files of that name under {ENGINE}")
+    return found[0]
+
+
 @dataclass(frozen=True)
 class Mutant:
-    module: str  # file name under delve_env/engine/
+    module: str  # file name in a folder of delve_env/engine/ (food.py: rules/food.py)
     original: str  # a piece of one line, found exactly once in the file
     replacement: str
     tests: tuple[str, ...]  # pytest arguments: test files, and options such as -k
@@ -710,7 +718,7 @@ class Result:
 
 def locate(mutant: Mutant) -> tuple[int, str]:
     """(line number, "") of the mutant's original in its file, or (0, why) when stale."""
-    path = ROOT / ENGINE / mutant.module
+    path = engine_file(ROOT, mutant.module)
     if not path.exists():
         return 0, f"{path} is gone"
     text = path.read_text()
@@ -775,7 +783,7 @@ def run_mutant(i: int, mutant: Mutant, timeout: float, compiled: bool) -> Result
         return res
     with tempfile.TemporaryDirectory(prefix="delve-mutants-") as tmp:
         tree = copy_checkout(Path(tmp))
-        path = tree / ENGINE / mutant.module
+        path = engine_file(tree, mutant.module)
         text = path.read_text()
         if text.count(mutant.original) != 1:  # changed between the check and the copy
             res.line, res.detail = 0, "changed while copying"

@@ -20,7 +20,7 @@ import time
 import numpy as np
 from numba import njit
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
     A_BRIBE,

@@ -22,16 +22,8 @@ import time
 import numpy as np
 from numba import njit
 
-from delve_env.engine import layout
-from delve_env.engine.mask import mask_casters, mask_ground, mask_items
-from delve_env.engine.observe import (
-    observe_magic,
-    observe_map,
-    observe_pack,
-    observe_party,
-    observe_status,
-)
-from delve_env.engine.state import (
+from delve_env.engine.compiled.struct import unowned
+from delve_env.engine.core.state import (
     DIRTY_ALL,
     DIRTY_MAGIC,
     DIRTY_MAP,
@@ -40,8 +32,16 @@ from delve_env.engine.state import (
     DIRTY_PARTY,
     DIRTY_SELECT,
 )
+from delve_env.engine.outputs import layout
+from delve_env.engine.outputs.mask import mask_casters, mask_ground, mask_items
+from delve_env.engine.outputs.observe import (
+    observe_magic,
+    observe_map,
+    observe_pack,
+    observe_party,
+    observe_status,
+)
 from delve_env.engine.step import next_run, step_slot, write_outputs
-from delve_env.engine.struct import unowned
 from delve_env.tools.bench import machine_info, machine_line, new_engine, sample_legal
 
 FLAGS = (("map", DIRTY_MAP), ("party", DIRTY_PARTY), ("order", DIRTY_ORDER),

@@ -32,8 +32,8 @@ import numpy as np
 import delve_env  # noqa: F401  (registers Delve-Vault-v0)
 from agents.random_legal import RandomLegalAgent
 from agents.vault_agent import VaultOracleAgent
-from delve_env.engine.actions import A_HINT, A_PUSH, A_RING
-from delve_env.engine.tables import MAX_PLATE, MAX_SYMBOLS
+from delve_env.engine.core.actions import A_HINT, A_PUSH, A_RING
+from delve_env.engine.core.tables import MAX_PLATE, MAX_SYMBOLS
 
 LOCKS = ("wall", "plate")
 POLICIES = ("oracle", "random")

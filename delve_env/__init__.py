@@ -5,7 +5,7 @@ Importing the package registers the Gymnasium ids.
 
 from gymnasium.envs.registration import register
 
-from .engine.actions import NUM_ACTIONS, action_name
+from .engine.core.actions import NUM_ACTIONS, action_name
 from .env import DelveEnv
 from .vector import DelveVectorEnv, make_vec
 

@@ -4,7 +4,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .engine.params import (
+from .engine.core.params import (
     DEFAULT_PARTY,
     DIFFICULTIES,
     P_BAND_SECOND_KIND,
@@ -51,7 +51,7 @@ from .engine.params import (
     P_WANDER_GOLD_DICE,
     make_params,
 )
-from .engine.tables import (
+from .engine.core.tables import (
     CLASS_NAMES,
     MAX_DEPTH,
     MAX_FOES,
@@ -124,7 +124,7 @@ class Config:
     The keys are the fields below (the README lists them). The last group are rule numbers
     (`TUNABLES`: loot chances and gold rolls, band sizes, vault chance and loot, chests and
     their traps, baths and their outcome weights, practice bouts): None keeps
-    the difficulty's value from `engine/params.py`; a value replaces it for the whole game.
+    the difficulty's value from `engine/core/params.py`; a value replaces it for the whole game.
     """
 
     difficulty: str = "normal"
@@ -137,7 +137,7 @@ class Config:
     task: str = "game"  # or a sub-task: "vault", "explore", "combat"
     lock: str = "wall"  # the vault task's lock
     floor: int = 1  # the sub-task's floor
-    fight_log: bool = False  # info["log"]: what each step's fights did (engine/fightlog.py)
+    fight_log: bool = False  # info["log"]: what each step's fights did (engine/outputs/fightlog.py)
     # Tunables (TUNABLES; None: the difficulty's value, in params.py)
     guard_chance: float | None = None
     room_gold_chance: float | None = None
@@ -286,7 +286,7 @@ def _choice(key: str, value, allowed: tuple) -> None:
 def markdown() -> str:
     """The tunables as a Markdown table, each preset's value beside its range (docs/CONFIG.md
     carries it)."""
-    from .engine.params import make_params
+    from .engine.core.params import make_params
 
     presets = {d: make_params(d) for d in DIFFICULTIES}
     rows = [

@@ -6,10 +6,10 @@ from gymnasium.error import ResetNeeded
 
 from . import fightlog, snapshot
 from .config import Config
-from .engine.actions import NUM_ACTIONS, action_name, docstring_table
 from .engine.batch import Engine
-from .engine.tables import MODE_NAMES
-from .engine.why import why_masked
+from .engine.core.actions import NUM_ACTIONS, action_name, docstring_table
+from .engine.core.tables import MODE_NAMES
+from .engine.outputs.why import why_masked
 from .keeper import said
 from .spaces import action_space, episode_stats, observation_space
 from .ui import reports
@@ -44,7 +44,7 @@ def check_why(action) -> int:
 
 
 def masked_reason(engine: Engine, e: int, a: int) -> str:
-    """The reason slot e's mask refuses action a (engine/why.py). The mask is the law: should
+    """The reason slot e's mask refuses action a (engine/outputs/why.py). The mask is the law: should
     the reasons ever find a masked action legal, the answer says so rather than None."""
     return why_masked(engine.state, engine.params, e, a) or (
         f"masked, with no reason found for {action_name(a)!r} (a bug: please report it)"
@@ -69,7 +69,7 @@ class DelveEnv(gym.Env):
     {actions}
 
     The legal ones are in `info["action_mask"]` and `action_masks()`; `why(i)` says why a
-    masked one is masked, naming the rule (`engine/why.py`), and is None for a legal one.
+    masked one is masked, naming the rule (`engine/outputs/why.py`), and is None for a legal one.
 
     Items take two steps (PARTY-4, RAISE-1, ITEM-1). Selecting an item (25-79) costs no time
     and is offered only when something can be done with it; while it is selected only 80-91
@@ -110,11 +110,11 @@ class DelveEnv(gym.Env):
     `magic` (5 x 90: each member's powers ready and their costs, true names, what is on it),
     `bestiary` (24 x 9: per monster kind, times met, kills and the specials learned).
     Every field with its range and meaning: `docs/OBSERVATION.md` (generated from
-    `engine/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
+    `engine/outputs/layout.py`). `delve_env.wrappers.FloatObservation` gives float32 in [0, 1].
 
     ## Rewards
     Sparse: +1 for a win with the king, +0.5 more with the book, -1 for a loss. Shaped adds
-    the small event terms and the game's progress potential of `engine/rewards.py`.
+    the small event terms and the game's progress potential of `engine/outputs/rewards.py`.
 
     With `fight_log=True`, `info["log"]` lists what the step's fights did as dicts (attacks
     with both rolls, damage, bites, drains, bribes asked and paid, kills, death saves, deaths,

@@ -1,4 +1,4 @@
-"""`info["log"]`: the engine's fight log rows (engine/fightlog.py) as a list of dicts.
+"""`info["log"]`: the engine's fight log rows (engine/outputs/fightlog.py) as a list of dicts.
 
 With the config key `fight_log=True` every step's info carries, in order, what its fights did:
 attacks with both rolls, blows with their damage, bites, drains, bribes asked (and whether
@@ -6,7 +6,8 @@ they were taken), kills, death saves, deaths and raises. Member slots and foe ro
 0, as in the state; each foe event names the kind.
 """
 
-from .engine.fightlog import (
+from .engine.core.tables import MONSTER_NAMES
+from .engine.outputs.fightlog import (
     DRAIN_CEILING,
     LOG_ALLY_ATTACK,
     LOG_ALLY_HIT,
@@ -24,7 +25,6 @@ from .engine.fightlog import (
     LOG_SAVE,
     LOG_SIZE,
 )
-from .engine.tables import MONSTER_NAMES
 
 DRAINS = ("ceiling", "xp", "rations")
 SLOTS = ("ready hand", "off hand", "armor")

@@ -2,7 +2,7 @@
 project's own words, carrying the facts of seed 000. A person reads them (`delve play`, the
 ansi render); an agent sees only the gift and the event (`status`, `info["keeper"]`)."""
 
-from .engine.tables import ITEM_NAMES, KEEPER_EVENTS, KEEPER_GIFTS
+from .engine.core.tables import ITEM_NAMES, KEEPER_EVENTS, KEEPER_GIFTS
 
 HINTS = (
     "Sixpence leans on the courtyard gate: 'The king is at the bottom and the spellbook half "

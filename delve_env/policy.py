@@ -1,6 +1,6 @@
 """A trained policy's network as plain numpy, and games played by a policy in one batch.
 
-The network reads the engine's observation record (`engine/layout.py`, one uint8 row an env)
+The network reads the engine's observation record (`engine/outputs/layout.py`, one uint8 row an env)
 as it is. Its first layer sees each categorical byte (the map's tile codes, a class, an item
 kind, the vault's symbols) as a one-hot of its value and every other byte as a number scaled
 into [0, 1]. A one-hot times a weight matrix is one row of it, so that layer is a sum of
@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .engine.layout import KEYS, OBS_BYTES, OFFSETS, highs
+from .engine.outputs.layout import KEYS, OBS_BYTES, OFFSETS, highs
 
 FORMAT = "delve-policy-1"  # what `save` writes into the archive's meta.json
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
-from .engine.actions import NUM_ACTIONS
-from .engine.layout import KEYS, OBS_BYTES, highs
+from .engine.core.actions import NUM_ACTIONS
+from .engine.outputs.layout import KEYS, OBS_BYTES, highs
 
 
 class MaskedObservation(gym.ObservationWrapper):

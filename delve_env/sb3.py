@@ -8,7 +8,7 @@ translated here; the games are the engine's, so slot i still plays `reset(seed=s
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 
-from .engine.layout import views
+from .engine.outputs.layout import views
 from .spaces import float_observation_space
 from .vector import DelveVectorEnv
 from .wrappers import float_scales, to_float

@@ -49,8 +49,8 @@ def index_ranges(state) -> dict[str, tuple[int, int, slice | None]]:
     of its range in a crafted snapshot (a valid checksum over bad numbers) would make the
     engine read outside its arrays, so `from_bytes` refuses it. Bounds come from the state's
     own shapes and the rules tables; fields absent from `state` are skipped."""
-    from .engine.state import ROOM_MARK
-    from .engine.tables import (
+    from .engine.core.state import ROOM_MARK
+    from .engine.core.tables import (
         NUM_CLASSES,
         NUM_ITEMS,
         NUM_MODES,

@@ -3,15 +3,15 @@
 import numpy as np
 from gymnasium import spaces
 
-from .engine.actions import NUM_ACTIONS
-from .engine.layout import highs
-from .engine.state import State
-from .engine.tables import EVENT_NAMES, KING_SLOT
+from .engine.core.actions import NUM_ACTIONS
+from .engine.core.state import State
+from .engine.core.tables import EVENT_NAMES, KING_SLOT
+from .engine.outputs.layout import highs
 
 
 def observation_space() -> spaces.Dict:
     """ENV.md's Dict of fixed-shape arrays: uint8 codes, counts and capped amounts, each value
-    bounded by its field's high (engine/layout.py)."""
+    bounded by its field's high (engine/outputs/layout.py)."""
     return spaces.Dict(
         {k: spaces.Box(0, high, shape=high.shape, dtype=np.uint8) for k, high in highs().items()}
     )

@@ -7,10 +7,10 @@ from gymnasium.vector.utils import batch_space
 
 from . import fightlog
 from .config import Config
-from .engine.actions import NUM_ACTIONS, action_name
 from .engine.batch import Engine
-from .engine.layout import views
-from .engine.tables import MODE_NAMES
+from .engine.core.actions import NUM_ACTIONS, action_name
+from .engine.core.tables import MODE_NAMES
+from .engine.outputs.layout import views
 from .env import check_seed, check_why, masked_reason
 from .spaces import action_space, episode_stats, observation_space
 from .ui.text import render_text

@@ -1,10 +1,10 @@
 """Observation wrappers: the compact uint8 observation as float32 in [0, 1], for users and
-networks that want floats (each value divided by its field's high, engine/layout.py)."""
+networks that want floats (each value divided by its field's high, engine/outputs/layout.py)."""
 
 import gymnasium as gym
 import numpy as np
 
-from .engine.layout import highs
+from .engine.outputs.layout import highs
 from .spaces import float_observation_space
 
 

@@ -12,7 +12,7 @@ from numba import types
 from numba.core.registry import CPUDispatcher
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_CANCEL,
     A_GIVE,
     A_STAIRS,
@@ -21,18 +21,13 @@ from delve_env.engine.actions import (
     action_name,
     select_action,
 )
-from delve_env.engine.floors import DX, DY, is_junction
-from delve_env.engine.monsters import monster_hearts
-from delve_env.engine.moving import reveal_room
-from delve_env.engine.params import (
+from delve_env.engine.core.params import (
     P_HALL_WANDER,
     P_HALL_WANDER_HUNT,
     P_JUNCTION_WANDER,
     P_JUNCTION_WANDER_HUNT,
 )
-from delve_env.engine.party import first_standing_position
-from delve_env.engine.reach import build_reach
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     DOOR,
     EXPLORE,
     FIGHT,
@@ -42,7 +37,12 @@ from delve_env.engine.tables import (
     ROOM,
     SECRET,
 )
-from delve_env.engine.travel import find_ways, known_ways
+from delve_env.engine.generation.floors import DX, DY, is_junction
+from delve_env.engine.rules.monsters import monster_hearts
+from delve_env.engine.rules.moving import reveal_room
+from delve_env.engine.rules.party import first_standing_position
+from delve_env.engine.rules.reach import build_reach
+from delve_env.engine.rules.travel import find_ways, known_ways
 
 ONE = np.ones(1, dtype=np.bool_)
 
@@ -303,7 +303,7 @@ def engine_compiled_for_the_state_view_only():
     wrong = sorted(
         f"{name}.{attr}"
         for name, module in list(sys.modules.items())
-        if name.startswith("delve_env.engine.") and name != "delve_env.engine.struct"
+        if name.startswith("delve_env.engine.") and name != "delve_env.engine.compiled.struct"
         for attr, fn in vars(module).items()
         if isinstance(fn, CPUDispatcher) and fn.__module__ == name
         for sig in fn.signatures

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 from conftest import make_scene
 
-from delve_env.engine.actions import A_ATTACK, A_CAST, A_POWER, A_USE
-from delve_env.engine.tables import FIRST_NAME_SPELL, NAME_SPELLS, POWER_NAMES
+from delve_env.engine.core.actions import A_ATTACK, A_CAST, A_POWER, A_USE
+from delve_env.engine.core.tables import FIRST_NAME_SPELL, NAME_SPELLS, POWER_NAMES
 
 WIZ, HERO, CLER, NAMER = 0, 1, 2, 3
 GOBLIN, ORC, SKELETON = 1, 4, 5  # bestiary rows: plain, armored (AV 1), undead

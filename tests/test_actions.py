@@ -3,8 +3,8 @@ arrays derived from it, and the indices the API promises."""
 
 import numpy as np
 
-from delve_env.engine import actions
-from delve_env.engine.actions import (
+from delve_env.engine.core import actions
+from delve_env.engine.core.actions import (
     A_AUTOFIGHT,
     A_SELECT,
     A_STAIRS,

@@ -3,24 +3,24 @@ aim at it too and it leaves when its hearts run out."""
 
 import numpy as np
 
-from delve_env.engine.actions import A_USE, select_action
-from delve_env.engine.fights import (
-    ALLY_TARGET,
-    FAMILIAR,
-    ally_attack,
-    monster_attack,
-    pick_target,
-    weakest_foe,
-)
-from delve_env.engine.layout import FIGHT_ALLY, FIGHT_ALLY_HP
-from delve_env.engine.params import P_FRONT_AIM, P_MONSTER_ATK
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_USE, select_action
+from delve_env.engine.core.params import P_FRONT_AIM, P_MONSTER_ATK
+from delve_env.engine.core.tables import (
     EXPLORE,
     FIGHT,
     M_AV,
     MONSTERS,
     SUMMONING_STONE,
     TIER_KINDS,
+)
+from delve_env.engine.outputs.layout import FIGHT_ALLY, FIGHT_ALLY_HP
+from delve_env.engine.rules.fights import (
+    ALLY_TARGET,
+    FAMILIAR,
+    ally_attack,
+    monster_attack,
+    pick_target,
+    weakest_foe,
 )
 
 GOBLIN, ORC = 1, 4

@@ -18,8 +18,8 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 import delve_env  # noqa: F401  (registers the ids)
 from agents.random_legal import RandomLegalAgent
 from delve_env import DelveEnv, DelveVectorEnv
-from delve_env.engine.actions import A_LOOT, A_MOVE, A_STAIRS, NUM_ACTIONS, action_name
-from delve_env.engine.tables import MODE_NAMES
+from delve_env.engine.core.actions import A_LOOT, A_MOVE, A_STAIRS, NUM_ACTIONS, action_name
+from delve_env.engine.core.tables import MODE_NAMES
 
 pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
     A_CANCEL,
@@ -14,9 +14,9 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
     action_name,
 )
-from delve_env.engine.autofight import stops_fighting
-from delve_env.engine.fights import weakest_foe
-from delve_env.engine.tables import FIGHT, MEDICINAL_ALE, NUM_ITEM_SLOTS
+from delve_env.engine.core.tables import FIGHT, MEDICINAL_ALE, NUM_ITEM_SLOTS
+from delve_env.engine.rules.autofight import stops_fighting
+from delve_env.engine.rules.fights import weakest_foe
 
 GOBLIN = 1
 UNCOUNTED = ("steps", "events", "log", "log_n")  # a step's own counter and its record

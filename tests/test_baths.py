@@ -7,8 +7,11 @@ import pytest
 from conftest import ONE, make_rng, make_scene
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_BATHE
-from delve_env.engine.baths import (
+from delve_env.engine.core.actions import A_BATHE
+from delve_env.engine.core.params import P_BATH_LEVEL, P_BATH_NOTHING, make_params
+from delve_env.engine.core.tables import FEAT_BATH, FEAT_NONE
+from delve_env.engine.outputs.layout import PARTY_BATHED, STATUS_FEATURE
+from delve_env.engine.rules.baths import (
     BATH_CEILING_DOWN,
     BATH_CEILING_UP,
     BATH_HEAL,
@@ -18,9 +21,6 @@ from delve_env.engine.baths import (
     bathe,
     draw_outcome,
 )
-from delve_env.engine.layout import PARTY_BATHED, STATUS_FEATURE
-from delve_env.engine.params import P_BATH_LEVEL, P_BATH_NOTHING, make_params
-from delve_env.engine.tables import FEAT_BATH, FEAT_NONE
 
 F = 1
 NUM_OUTCOMES = P_BATH_NOTHING - P_BATH_LEVEL + 1

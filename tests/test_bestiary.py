@@ -6,12 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from delve_env.engine.actions import A_ATTACK, A_LISTEN
-from delve_env.engine.fights import hit_member, line_up
-from delve_env.engine.layout import BEST_KILLED, BEST_LEARNED, BEST_MET
-from delve_env.engine.monsters import roll_band
-from delve_env.engine.params import P_LISTEN_HEAR, make_params
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_ATTACK, A_LISTEN
+from delve_env.engine.core.params import P_LISTEN_HEAR, make_params
+from delve_env.engine.core.tables import (
     KINDS_PER_TIER,
     M_BRIBE,
     M_FLAGS,
@@ -30,6 +27,9 @@ from delve_env.engine.tables import (
     NUM_TIERS,
     TIER_KINDS,
 )
+from delve_env.engine.outputs.layout import BEST_KILLED, BEST_LEARNED, BEST_MET
+from delve_env.engine.rules.fights import hit_member, line_up
+from delve_env.engine.rules.monsters import roll_band
 
 FLAGS = (MF_METAL_EATER, MF_ARMOR_EATER, MF_DRAINER, MF_XP_DRAINER, MF_FOOD_THIEF, MF_UNDEAD,
          MF_RANGED)  # fmt: skip

@@ -3,10 +3,9 @@ band gives."""
 
 from conftest import make_rng
 
-from delve_env.engine.actions import A_ATTACK, A_BRIBE
-from delve_env.engine.layout import FIGHT_BRIBE_ASKED, FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE
-from delve_env.engine.params import P_BRIBE_REVEAL, P_BRIBE_STONE
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_ATTACK, A_BRIBE
+from delve_env.engine.core.params import P_BRIBE_REVEAL, P_BRIBE_STONE
+from delve_env.engine.core.tables import (
     EV_BRIBE,
     EXPLORE,
     FIGHT,
@@ -15,6 +14,7 @@ from delve_env.engine.tables import (
     MONSTERS,
     SUMMONING_STONE,
 )
+from delve_env.engine.outputs.layout import FIGHT_BRIBE_ASKED, FIGHT_BRIBE_CHANCE, FIGHT_BRIBE_PRICE
 
 RAT, GOBLIN, SLINGER, SKELETON, ORC = 0, 1, 2, 5, 4  # tables.MONSTER_NAMES
 

@@ -16,8 +16,8 @@ import pytest
 import delve_env
 from delve_env import DelveVectorEnv
 from delve_env.checks import incremental, invariants
-from delve_env.engine.actions import A_WAIT, ACTION_NAMES
-from delve_env.engine.layout import KEYS, OBS_BYTES, OFFSETS, PARTY, PARTY_HP, STATUS_GOLD
+from delve_env.engine.core.actions import A_WAIT, ACTION_NAMES
+from delve_env.engine.outputs.layout import KEYS, OBS_BYTES, OFFSETS, PARTY, PARTY_HP, STATUS_GOLD
 from delve_env.tools import cli, soak
 
 

@@ -7,11 +7,9 @@ import pytest
 from conftest import make_scene
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_LOOT, A_OPEN
-from delve_env.engine.layout import LOOT_HERE, STATUS_CHEST, STATUS_LOOT
-from delve_env.engine.params import P_TRAP_AVOID_STEP, make_params
-from delve_env.engine.party import lower_ceiling
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_LOOT, A_OPEN
+from delve_env.engine.core.params import P_TRAP_AVOID_STEP, make_params
+from delve_env.engine.core.tables import (
     CHEST_NONE,
     CHEST_OPEN,
     CHEST_SHUT,
@@ -20,6 +18,8 @@ from delve_env.engine.tables import (
     FEAT_NONE,
     MEDICINAL_ALE,
 )
+from delve_env.engine.outputs.layout import LOOT_HERE, STATUS_CHEST, STATUS_LOOT
+from delve_env.engine.rules.party import lower_ceiling
 
 HERO_M, ROGUE_M = 0, 1  # the default party's marching order: Hero, Rogue, Wizard, Cleric
 F = 1

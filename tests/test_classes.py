@@ -11,7 +11,8 @@ from conftest import make_scene
 from delve_env import DelveEnv
 from delve_env.checks import invariants
 from delve_env.config import Config
-from delve_env.engine.actions import (
+from delve_env.engine.batch import Engine
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_CANCEL,
     A_CAST,
@@ -20,47 +21,8 @@ from delve_env.engine.actions import (
     A_USE,
     NUM_ACTIONS,
 )
-from delve_env.engine.batch import Engine
-from delve_env.engine.chests import trap_avoid_chance
-from delve_env.engine.classes import (
-    BLESS,
-    BLOOD_MAGIC,
-    CHARGE,
-    DODGE,
-    DOUBLE,
-    FEROCIOUS,
-    FOCUS,
-    HEALING_TOUCH,
-    HIDE,
-    HOLY_WATER,
-    HOLY_WEAPON,
-    LAY_ON_HANDS,
-    SECOND_WIND,
-    SMITE,
-    can_choose,
-    feature_cost,
-    has_feature,
-    knows_mage_spell,
-    name_discount,
-    pending_member,
-    use_feature,
-)
-from delve_env.engine.fights import (
-    absorb,
-    attack_member,
-    end_turn,
-    hit_member,
-    holy_sword_attack,
-    member_attack,
-    pick_target,
-)
-from delve_env.engine.items import can_use
-from delve_env.engine.layout import PARTY_ARMOR
-from delve_env.engine.moving import arrive
-from delve_env.engine.params import P_XP_FACTOR
-from delve_env.engine.party import heal, is_reader, join_king, level_cost, wound
-from delve_env.engine.spells import name_cost
-from delve_env.engine.tables import (
+from delve_env.engine.core.params import P_XP_FACTOR
+from delve_env.engine.core.tables import (
     ARMOR,
     CHOICE,
     CLASS_OPTIONS,
@@ -90,7 +52,45 @@ from delve_env.engine.tables import (
     SHORT_BOW,
     SWORD,
 )
-from delve_env.engine.traits import dodge, focus_bonus, num_attacks, piece_av, skill_dice
+from delve_env.engine.outputs.layout import PARTY_ARMOR
+from delve_env.engine.rules.chests import trap_avoid_chance
+from delve_env.engine.rules.classes import (
+    BLESS,
+    BLOOD_MAGIC,
+    CHARGE,
+    DODGE,
+    DOUBLE,
+    FEROCIOUS,
+    FOCUS,
+    HEALING_TOUCH,
+    HIDE,
+    HOLY_WATER,
+    HOLY_WEAPON,
+    LAY_ON_HANDS,
+    SECOND_WIND,
+    SMITE,
+    can_choose,
+    feature_cost,
+    has_feature,
+    knows_mage_spell,
+    name_discount,
+    pending_member,
+    use_feature,
+)
+from delve_env.engine.rules.fights import (
+    absorb,
+    attack_member,
+    end_turn,
+    hit_member,
+    holy_sword_attack,
+    member_attack,
+    pick_target,
+)
+from delve_env.engine.rules.items import can_use
+from delve_env.engine.rules.moving import arrive
+from delve_env.engine.rules.party import heal, is_reader, join_king, level_cost, wound
+from delve_env.engine.rules.spells import name_cost
+from delve_env.engine.rules.traits import dodge, focus_bonus, num_attacks, piece_av, skill_dice
 from delve_env.tools.bench import sample_legal
 
 GOBLIN, ORC, SKELETON = 1, 4, 5  # bestiary rows (tables.MONSTER_NAMES)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_LOOT,
     A_LUCK,
@@ -16,9 +16,9 @@ from delve_env.engine.actions import (
     A_SWAP,
     A_WAIT,
 )
-from delve_env.engine.food import pass_pace
-from delve_env.engine.params import P_HEAL_PACES, P_MEAL_PACES
-from delve_env.engine.tables import EV_HUNGER, MEDICINAL_ALE, NUM_EQUIP
+from delve_env.engine.core.params import P_HEAL_PACES, P_MEAL_PACES
+from delve_env.engine.core.tables import EV_HUNGER, MEDICINAL_ALE, NUM_EQUIP
+from delve_env.engine.rules.food import pass_pace
 
 MEMBERS = (0, 1, 2, 3)
 

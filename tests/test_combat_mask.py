@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv, DelveVectorEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
     A_BRIBE,
@@ -22,7 +22,7 @@ from delve_env.engine.actions import (
     A_SELECT,
     NUM_ACTIONS,
 )
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     FIGHT,
     M_BRIBE,
     M_PRICE,

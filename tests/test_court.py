@@ -5,17 +5,14 @@ from __future__ import annotations
 import numpy as np
 from conftest import make_rng, make_scene
 
-from delve_env.engine.actions import A_ATTACK, A_RUN, A_STAIRS, A_TRAIN
-from delve_env.engine.fights import end_turn, hit_foe
-from delve_env.engine.layout import STATUS_PRACTICE
-from delve_env.engine.params import (
+from delve_env.engine.core.actions import A_ATTACK, A_RUN, A_STAIRS, A_TRAIN
+from delve_env.engine.core.params import (
     P_KILL_XP,
     P_MONSTER_HEARTS,
     P_PRACTICE_MAX_LEVEL,
     P_PRACTICE_XP,
 )
-from delve_env.engine.party import wound
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     EV_DEATH,
     EV_KILL,
     EXPLORE,
@@ -23,6 +20,9 @@ from delve_env.engine.tables import (
     READY,
     TIER_KINDS,
 )
+from delve_env.engine.outputs.layout import STATUS_PRACTICE
+from delve_env.engine.rules.fights import end_turn, hit_foe
+from delve_env.engine.rules.party import wound
 
 GOBLIN = 1  # tables.MONSTER_NAMES
 
@@ -174,7 +174,7 @@ def test_court_2_the_practice_share_and_level_are_tunable():
 def test_court_2_practice_blows_only_wound(rng):
     """COURT-2: the dummy band's rats steal no rations and its rust mites bite no steel (the
     blow of a food thief or an eater only wounds in a bout)."""
-    from delve_env.engine.fights import hit_member
+    from delve_env.engine.rules.fights import hit_member
 
     RAT, MITE = 0, 3  # tables.MONSTER_NAMES
     scene = court_scene()

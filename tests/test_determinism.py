@@ -32,7 +32,7 @@ import pytest
 import delve_env
 from delve_env import DelveEnv
 from delve_env.checks import determinism
-from delve_env.engine.params import P_MEAL_PACES
+from delve_env.engine.core.params import P_MEAL_PACES
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -3,8 +3,8 @@
 import re
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import NUM_ACTIONS, docstring_table
-from delve_env.engine.actions import markdown as actions_markdown
+from delve_env.engine.core.actions import NUM_ACTIONS, docstring_table
+from delve_env.engine.core.actions import markdown as actions_markdown
 
 
 def test_env_docstring_action_table_is_the_generated_table():
@@ -28,7 +28,7 @@ def test_actions_doc_is_the_generated_families_table():
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "ACTIONS.md").read_text()
     assert page == actions_markdown(), (
-        "regenerate it: python -m delve_env.engine.actions > docs/ACTIONS.md"
+        "regenerate it: python -m delve_env.engine.core.actions > docs/ACTIONS.md"
     )
 
 
@@ -44,12 +44,12 @@ def test_observation_doc_is_the_generated_layout_table():
     """docs/OBSERVATION.md carries `layout.markdown()` as generated from the code."""
     from pathlib import Path
 
-    from delve_env.engine.layout import markdown
+    from delve_env.engine.outputs.layout import markdown
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "OBSERVATION.md").read_text()
     marker = "<!-- generated below -->\n"
     assert page.split(marker, 1)[1] == markdown(), (
-        "regenerate the table: python -m delve_env.engine.layout"
+        "regenerate the table: python -m delve_env.engine.outputs.layout"
     )
 
 

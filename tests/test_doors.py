@@ -2,10 +2,18 @@
 
 from conftest import make_rng
 
-from delve_env.engine.actions import A_ATTACK, A_LISTEN, A_SNEAK, A_WAIT
-from delve_env.engine.layout import BAND_HERE, CROP, FIGHT_SNEAK, STATUS_HEARD
-from delve_env.engine.params import P_LISTEN_HEAR, P_MEAL_PACES
-from delve_env.engine.tables import ESP, EV_AMBUSH, EV_HEARD, EXPLORE, FIGHT, M_HEARTS, MONSTERS
+from delve_env.engine.core.actions import A_ATTACK, A_LISTEN, A_SNEAK, A_WAIT
+from delve_env.engine.core.params import P_LISTEN_HEAR, P_MEAL_PACES
+from delve_env.engine.core.tables import (
+    ESP,
+    EV_AMBUSH,
+    EV_HEARD,
+    EXPLORE,
+    FIGHT,
+    M_HEARTS,
+    MONSTERS,
+)
+from delve_env.engine.outputs.layout import BAND_HERE, CROP, FIGHT_SNEAK, STATUS_HEARD
 
 GOBLIN, RAT = 1, 0
 
@@ -153,7 +161,7 @@ def test_sneak_1_the_sneakers_foes_are_surprised(scene):
                 scene.fight([GOBLIN], room=0)
             hp, foe = int(s.hp[0, m]), int(s.foe_hp[0, 0])
             s.sneaker[0] = m if sneaking else -1
-            from delve_env.engine.fights import member_attack
+            from delve_env.engine.rules.fights import member_attack
 
             member_attack(s, scene.p, 0, 0, False, 1, s.rng)
             hits[sneaking] += int(s.foe_hp[0, 0]) < foe

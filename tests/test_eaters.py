@@ -1,9 +1,7 @@
 """GEAR-EAT-1..2 and DRAIN-1: what metal eaters, armor eaters and drainers do on a hit (MON-2:
 eaters as well as a wound, drainers instead of one)."""
 
-from delve_env.engine.fights import hit_member, weapon_left
-from delve_env.engine.layout import PARTY_DAMAGE
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     ARMOR,
     CROSSBOW,
     EV_ARMOR_BITE,
@@ -15,7 +13,9 @@ from delve_env.engine.tables import (
     SWORD,
     WOODEN_SHIELD,
 )
-from delve_env.engine.traits import HERO_ARMORER, piece_av
+from delve_env.engine.outputs.layout import PARTY_DAMAGE
+from delve_env.engine.rules.fights import hit_member, weapon_left
+from delve_env.engine.rules.traits import HERO_ARMORER, piece_av
 
 RAT, MITE, SLUG, WIGHT, WRAITH = 0, 3, 7, 9, 13  # tables.MONSTER_NAMES
 HERO, WIZARD = 0, 2

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from delve_env.checks import invariants
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_CANCEL,
     A_MOVE,
@@ -14,19 +14,7 @@ from delve_env.engine.actions import (
     A_WAIT,
     select_action,
 )
-from delve_env.engine.effects import FOUL_CAP
-from delve_env.engine.fights import start_fight
-from delve_env.engine.floors import DX, DY
-from delve_env.engine.food import meal_interval
-from delve_env.engine.layout import (
-    PACK_KIND,
-    PACK_KNOWN,
-    STATUS_EFFECTS,
-    STATUS_MEAL,
-    STATUS_WARD_FOUL,
-)
-from delve_env.engine.moving import search_walls
-from delve_env.engine.params import (
+from delve_env.engine.core.params import (
     P_JUNCTION_WANDER,
     P_JUNCTION_WANDER_HUNT,
     P_LANTERN_PACES,
@@ -34,7 +22,7 @@ from delve_env.engine.params import (
     P_SCROLL_PACES,
     P_SEARCH_FIND,
 )
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     BITTER_DRAUGHT,
     DOOR,
     ESP,
@@ -59,7 +47,19 @@ from delve_env.engine.tables import (
     WARD,
     WARDING_LANTERN,
 )
-from delve_env.engine.wander import wander_chance
+from delve_env.engine.generation.floors import DX, DY
+from delve_env.engine.outputs.layout import (
+    PACK_KIND,
+    PACK_KNOWN,
+    STATUS_EFFECTS,
+    STATUS_MEAL,
+    STATUS_WARD_FOUL,
+)
+from delve_env.engine.rules.effects import FOUL_CAP
+from delve_env.engine.rules.fights import start_fight
+from delve_env.engine.rules.food import meal_interval
+from delve_env.engine.rules.moving import search_walls
+from delve_env.engine.rules.wander import wander_chance
 
 HERO, ROGUE, WIZARD, CLERIC = 0, 1, 2, 3
 PACK = NUM_EQUIP  # the first pack slot

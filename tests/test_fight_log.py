@@ -7,8 +7,8 @@ import numpy as np
 from conftest import Scene, make_scene
 
 from delve_env import DelveEnv, DelveVectorEnv
-from delve_env.engine.actions import A_ATTACK, A_BRIBE
-from delve_env.engine.tables import LIGHT_OF_LIFE, MONSTER_NAMES, READY, STAFF
+from delve_env.engine.core.actions import A_ATTACK, A_BRIBE
+from delve_env.engine.core.tables import LIGHT_OF_LIFE, MONSTER_NAMES, READY, STAFF
 
 GOBLIN = MONSTER_NAMES.index("goblin")
 STIRGE = MONSTER_NAMES.index("stirge")

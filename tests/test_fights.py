@@ -6,28 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from delve_env.engine.actions import A_ATTACK, A_LISTEN, A_RUN, A_SEARCH, A_WAIT
-from delve_env.engine.fights import (
-    absorb,
-    end_turn,
-    hit_foe,
-    hit_member,
-    member_attack,
-    monster_attack,
-    monster_round,
-    start_fight,
-    weapon_damage,
-)
-from delve_env.engine.monsters import roll_band
-from delve_env.engine.params import (
+from delve_env.engine.core.actions import A_ATTACK, A_LISTEN, A_RUN, A_SEARCH, A_WAIT
+from delve_env.engine.core.params import (
     P_HALL_WANDER,
     P_HALL_WANDER_HUNT,
     P_JUNCTION_WANDER,
     P_JUNCTION_WANDER_HUNT,
     make_params,
 )
-from delve_env.engine.party import first_standing_position
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     ARMOR,
     CROSSBOW,
     DAGGER,
@@ -76,7 +63,20 @@ from delve_env.engine.tables import (
     WOODEN_SHIELD,
     tier_of,
 )
-from delve_env.engine.wander import maybe_wander, wander_chance
+from delve_env.engine.rules.fights import (
+    absorb,
+    end_turn,
+    hit_foe,
+    hit_member,
+    member_attack,
+    monster_attack,
+    monster_round,
+    start_fight,
+    weapon_damage,
+)
+from delve_env.engine.rules.monsters import roll_band
+from delve_env.engine.rules.party import first_standing_position
+from delve_env.engine.rules.wander import maybe_wander, wander_chance
 
 RAT, GOBLIN, SLINGER, RUST_MITE, SPIDER, TROLL = 0, 1, 2, 3, 6, 12  # tables.MONSTER_NAMES
 ALL_FLAGS = (

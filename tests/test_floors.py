@@ -7,14 +7,9 @@ import pytest
 from conftest import make_rng
 
 from delve_env import DelveEnv
-from delve_env.engine import moving
-from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
-from delve_env.engine.floors import DX, DY, is_junction, walk_distances
-from delve_env.engine.layout import BAND_HERE, CROP, LOOT_HERE
-from delve_env.engine.loot import stock_floor
-from delve_env.engine.moving import search_walls
-from delve_env.engine.params import P_HEIGHT, P_SEARCH_FIND, P_WIDTH
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_WAIT
+from delve_env.engine.core.params import P_HEIGHT, P_SEARCH_FIND, P_WIDTH
+from delve_env.engine.core.tables import (
     DOOR,
     EV_NEW_ROOM,
     EV_SECRET,
@@ -27,6 +22,11 @@ from delve_env.engine.tables import (
     STAIR_DOWN,
     STAIR_UP,
 )
+from delve_env.engine.generation.floors import DX, DY, is_junction, walk_distances
+from delve_env.engine.outputs.layout import BAND_HERE, CROP, LOOT_HERE
+from delve_env.engine.rules import moving
+from delve_env.engine.rules.loot import stock_floor
+from delve_env.engine.rules.moving import search_walls
 
 SEEDS = range(200)
 HALLS = (HALL, STAIR_DOWN, STAIR_UP)

@@ -1,4 +1,4 @@
-"""The engine's `njit` (delve_env/engine/jit.py): one compiled version per function whatever
+"""The engine's `njit` (delve_env/engine/compiled/jit.py): one compiled version per function whatever
 integer widths and constants its callers pass, only entry points in numba's cache, and the
 notice a first compile prints."""
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba.core import config
 
-from delve_env.engine import jit
+from delve_env.engine.compiled import jit
 
 pytestmark = pytest.mark.skipif(config.DISABLE_JIT, reason="about compiling")
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import Scene
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_BID,
     A_BRIBE,
@@ -21,11 +21,8 @@ from delve_env.engine.actions import (
     A_WORK,
     select_action,
 )
-from delve_env.engine.keeper import deliver, watch
-from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_GIFTS_OWED, STATUS_KEEPER
-from delve_env.engine.params import P_TRAP_AVOID_STEP
-from delve_env.engine.party import is_known, level_cost
-from delve_env.engine.tables import (
+from delve_env.engine.core.params import P_TRAP_AVOID_STEP
+from delve_env.engine.core.tables import (
     ARMOR,
     CHEST_TRAPPED,
     ESP_SCROLL,
@@ -52,6 +49,9 @@ from delve_env.engine.tables import (
     WARDING_LANTERN,
     WOODEN_SHIELD,
 )
+from delve_env.engine.outputs.layout import PACK_KIND, PACK_KNOWN, STATUS_GIFTS_OWED, STATUS_KEEPER
+from delve_env.engine.rules.keeper import deliver, watch
+from delve_env.engine.rules.party import is_known, level_cost
 from delve_env.keeper import HINTS, said
 
 

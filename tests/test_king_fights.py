@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from delve_env.engine.actions import A_ATTACK, A_WAIT
-from delve_env.engine.fights import pick_target
-from delve_env.engine.party import join_king
-from delve_env.engine.tables import EV_LOST, EXPLORE, FIGHT, KING_SLOT, MONSTER_NAMES
+from delve_env.engine.core.actions import A_ATTACK, A_WAIT
+from delve_env.engine.core.tables import EV_LOST, EXPLORE, FIGHT, KING_SLOT, MONSTER_NAMES
+from delve_env.engine.rules.fights import pick_target
+from delve_env.engine.rules.party import join_king
 
 GOBLIN = MONSTER_NAMES.index("goblin")
 BIG = 30000

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from delve_env.engine.actions import A_RUN, A_WAIT
-from delve_env.engine.floors import DX, DY, is_walkable
-from delve_env.engine.layout import BAND_HERE, CROP
-from delve_env.engine.tables import EXPLORE, FIGHT, MONSTER_NAMES
+from delve_env.engine.core.actions import A_RUN, A_WAIT
+from delve_env.engine.core.tables import EXPLORE, FIGHT, MONSTER_NAMES
+from delve_env.engine.generation.floors import DX, DY, is_walkable
+from delve_env.engine.outputs.layout import BAND_HERE, CROP
 
 GOBLIN = MONSTER_NAMES.index("goblin")
 RAT = MONSTER_NAMES.index("giant rat")

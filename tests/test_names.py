@@ -7,11 +7,8 @@ from __future__ import annotations
 import numpy as np
 from spellkit import BIG, GOBLIN, HERO, NAMER, WIZ, cast, magic_scene, offered, power, teach
 
-from delve_env.engine.fights import hit_foe, monster_attack
-from delve_env.engine.params import P_LANTERN_PACES, P_SCROLL_PACES
-from delve_env.engine.party import gain_level
-from delve_env.engine.spells import cast_name
-from delve_env.engine.tables import (
+from delve_env.engine.core.params import P_LANTERN_PACES, P_SCROLL_PACES
+from delve_env.engine.core.tables import (
     FS_BLIND,
     FS_BOUND,
     LIGHT,
@@ -19,9 +16,12 @@ from delve_env.engine.tables import (
     PRIME_GROW,
     WARD,
 )
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     NAMER as NAMER_CLASS,
 )
+from delve_env.engine.rules.fights import hit_foe, monster_attack
+from delve_env.engine.rules.party import gain_level
+from delve_env.engine.rules.spells import cast_name
 
 
 def popcount(x) -> int:

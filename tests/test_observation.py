@@ -10,7 +10,8 @@ from conftest import make_scene
 
 import delve_env  # noqa: F401  (registers the ids)
 from delve_env.config import Config
-from delve_env.engine.actions import (
+from delve_env.engine.batch import Engine
+from delve_env.engine.core.actions import (
     A_CANCEL,
     A_CAST,
     A_GIVE,
@@ -20,9 +21,8 @@ from delve_env.engine.actions import (
     A_SWAP,
     A_USE,
 )
-from delve_env.engine.batch import Engine
-from delve_env.engine.keeper import keep
-from delve_env.engine.layout import (
+from delve_env.engine.core.tables import NUM_ITEM_SLOTS, POWER_NAMES, SIX_START
+from delve_env.engine.outputs.layout import (
     KEYS,
     OBS_BYTES,
     STATUS_FLOOR,
@@ -32,11 +32,11 @@ from delve_env.engine.layout import (
     highs,
     views,
 )
-from delve_env.engine.observe import update_room_code
-from delve_env.engine.quest import update_quest
+from delve_env.engine.outputs.observe import update_room_code
+from delve_env.engine.rules.keeper import keep
+from delve_env.engine.rules.quest import update_quest
+from delve_env.engine.rules.tasks import task_potential
 from delve_env.engine.step import await_choice, only_moves_items
-from delve_env.engine.tables import NUM_ITEM_SLOTS, POWER_NAMES, SIX_START
-from delve_env.engine.tasks import task_potential
 from delve_env.env import DelveEnv
 from delve_env.tools.bench import sample_legal
 from delve_env.vector import DelveVectorEnv

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_CANCEL,
     A_GIVE,
@@ -19,27 +19,8 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
     select_action,
 )
-from delve_env.engine.fights import hit_foe, member_attack, pick_target
-from delve_env.engine.layout import (
-    PARTY_ARMOR,
-    PARTY_RAISED,
-    STATUS_SEL_MEMBER,
-    STATUS_SEL_SLOT,
-)
-from delve_env.engine.loot import take_book
-from delve_env.engine.params import P_KILL_XP, make_params
-from delve_env.engine.party import (
-    add_member,
-    gain_level,
-    gain_xp,
-    heal,
-    is_known,
-    join_king,
-    level_cost,
-    wound,
-)
-from delve_env.engine.quest import free_king
-from delve_env.engine.tables import (
+from delve_env.engine.core.params import P_KILL_XP, make_params
+from delve_env.engine.core.tables import (
     ARMOR,
     BITTER_DRAUGHT,
     CLERIC,
@@ -65,6 +46,25 @@ from delve_env.engine.tables import (
     WIZARD,
     WOODEN_SHIELD,
 )
+from delve_env.engine.outputs.layout import (
+    PARTY_ARMOR,
+    PARTY_RAISED,
+    STATUS_SEL_MEMBER,
+    STATUS_SEL_SLOT,
+)
+from delve_env.engine.rules.fights import hit_foe, member_attack, pick_target
+from delve_env.engine.rules.loot import take_book
+from delve_env.engine.rules.party import (
+    add_member,
+    gain_level,
+    gain_xp,
+    heal,
+    is_known,
+    join_king,
+    level_cost,
+    wound,
+)
+from delve_env.engine.rules.quest import free_king
 
 GOBLIN, SPIDER = 1, 6  # bestiary rows (tables.MONSTER_NAMES)
 

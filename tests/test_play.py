@@ -9,9 +9,9 @@ import pytest
 from agents.random_legal import RandomLegalAgent
 from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_RUN, A_STAIRS, A_WAIT
-from delve_env.engine.params import P_MEAL_PACES
-from delve_env.engine.tables import EXPLORE, KING_SLOT
+from delve_env.engine.core.actions import A_RUN, A_STAIRS, A_WAIT
+from delve_env.engine.core.params import P_MEAL_PACES
+from delve_env.engine.core.tables import EXPLORE, KING_SLOT
 
 DEPTH2 = {"difficulty": "easy", "depth": 2}
 

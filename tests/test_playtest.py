@@ -113,7 +113,7 @@ def test_playtest_plays_a_trained_policy_batched_the_same_games_as_alone(kind, t
     alone in the single env on that seed, with the same draws (`policy.uniforms`)."""
     import numpy as np
 
-    from delve_env.engine.layout import KEYS
+    from delve_env.engine.outputs.layout import KEYS
     from delve_env.env import DelveEnv
     from delve_env.policy import WEIGHTS, PolicyNet, choose, inputs, uniforms
 

@@ -12,8 +12,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from delve_env import IDS  # noqa: E402
-from delve_env.engine.actions import NUM_ACTIONS  # noqa: E402
-from delve_env.engine.layout import KEYS  # noqa: E402
+from delve_env.engine.core.actions import NUM_ACTIONS  # noqa: E402
+from delve_env.engine.outputs.layout import KEYS  # noqa: E402
 from delve_env.policy import PolicyNet, choose, inputs, is_policy_file, play, uniforms  # noqa: E402
 from delve_env.tools import cli  # noqa: E402
 from training.net import Net, log_probs_entropy, sample  # noqa: E402

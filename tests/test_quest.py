@@ -8,13 +8,10 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
-from delve_env.engine import params as params_module
-from delve_env.engine.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_TRAIN, A_WAIT
-from delve_env.engine.loot import add_page
-from delve_env.engine.monsters import monster_hearts
-from delve_env.engine.params import P_PAGES_PER_FLOOR, PRESETS, make_params
-from delve_env.engine.party import join_king
-from delve_env.engine.tables import (
+from delve_env.engine.core import params as params_module
+from delve_env.engine.core.actions import A_LOOT, A_MOVE, A_SEARCH, A_STAIRS, A_TRAIN, A_WAIT
+from delve_env.engine.core.params import P_PAGES_PER_FLOOR, PRESETS, make_params
+from delve_env.engine.core.tables import (
     DAGGER,
     EV_FIGHT,
     EV_HUNTING,
@@ -38,6 +35,9 @@ from delve_env.engine.tables import (
     WOODEN_SHIELD,
     tier_of,
 )
+from delve_env.engine.rules.loot import add_page
+from delve_env.engine.rules.monsters import monster_hearts
+from delve_env.engine.rules.party import join_king
 
 # --- LOOT-1 --------------------------------------------------------------------------------
 
@@ -635,8 +635,8 @@ def test_diff_1_monster_hearts_round_half_up():
     rounded half up, at least 1; some kinds land on a fraction of a half or more."""
     from fractions import Fraction
 
-    from delve_env.engine.params import P_MONSTER_HEARTS
-    from delve_env.engine.tables import M_HEARTS
+    from delve_env.engine.core.params import P_MONSTER_HEARTS
+    from delve_env.engine.core.tables import M_HEARTS
 
     rounded_up = 0
     for d in ("easy", "hard"):
@@ -653,8 +653,8 @@ def test_diff_1_monster_hearts_round_half_up():
 def test_mon_1_the_books_and_kings_guards_are_one_more(scene):
     """MON-1: the book's (and the king's) room draws a band one bigger: on floor 1 (bands of
     1-2) the book's guards number 2-3, every other room's 1-2 (200 stockings, guards sure)."""
-    from delve_env.engine.loot import stock_floor
-    from delve_env.engine.params import P_GUARD_CHANCE
+    from delve_env.engine.core.params import P_GUARD_CHANCE
+    from delve_env.engine.rules.loot import stock_floor
 
     s = scene.s
     p = scene.p

@@ -27,9 +27,8 @@ import delve_env
 from delve_env import DelveEnv, DelveVectorEnv, snapshot
 from delve_env.checks import determinism, generation, invariants, outputs
 from delve_env.config import KEYS
-from delve_env.engine.actions import NUM_ACTIONS
-from delve_env.engine.floors import walk_distances
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import NUM_ACTIONS
+from delve_env.engine.core.tables import (
     CHEST_SHUT,
     DOOR,
     FEAT_BATH,
@@ -40,7 +39,8 @@ from delve_env.engine.tables import (
     ROCK,
     SECRET,
 )
-from delve_env.engine.travel import WAYS_FRESH
+from delve_env.engine.generation.floors import walk_distances
+from delve_env.engine.rules.travel import WAYS_FRESH
 from delve_env.tools import soak
 
 ONE = np.ones(1, dtype=np.bool_)
@@ -284,7 +284,7 @@ def test_negative_control_output_checks():
 
 
 def _detach_a_tile(s):
-    """A tile of the known map's sets (engine/reach.py) made a root of its own: its set is
+    """A tile of the known map's sets (engine/rules/reach.py) made a root of its own: its set is
     split where the map joins it."""
     reach = s.reach[0].reshape(-1)
     reach[np.flatnonzero(reach > 0)[0]] = -1

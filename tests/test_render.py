@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_CANCEL, A_STAIRS, select_action
-from delve_env.engine.state import FOUND_CODE
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_CANCEL, A_STAIRS, select_action
+from delve_env.engine.core.state import FOUND_CODE
+from delve_env.engine.core.tables import (
     BATH,
     CHOICE,
     DOOR,
@@ -225,8 +225,8 @@ def test_text_shows_the_item_selected_for_the_next_action():
 
 def test_the_picture_names_find_familiars_varmint():
     """An ally of kind NUM_MONSTERS (find familiar) is drawn as 'familiar', not an error."""
-    from delve_env.engine.fights import FAMILIAR
-    from delve_env.engine.tables import FIGHT
+    from delve_env.engine.core.tables import FIGHT
+    from delve_env.engine.rules.fights import FAMILIAR
 
     env = DelveEnv(depth=2, render_mode="rgb_array")
     env.reset(seed=0)

@@ -10,8 +10,8 @@ pytest.importorskip("ray.rllib")
 
 from ray.tune.registry import ENV_CREATOR, _global_registry  # noqa: E402
 
-from delve_env.engine.actions import NUM_ACTIONS  # noqa: E402
-from delve_env.engine.layout import OBS_BYTES  # noqa: E402
+from delve_env.engine.core.actions import NUM_ACTIONS  # noqa: E402
+from delve_env.engine.outputs.layout import OBS_BYTES  # noqa: E402
 from delve_env.rllib import env_creator, ppo_config, register  # noqa: E402
 
 

@@ -8,30 +8,9 @@ import numpy as np
 from spellkit import BIG, CLER, GOBLIN, HERO, ORC, SKELETON, WIZ, cast, magic_scene, offered, teach
 from spellkit import NAMER as NAMER_SLOT
 
-from delve_env.engine.actions import A_CAST
-from delve_env.engine.fights import (
-    FAMILIAR,
-    ally_attack,
-    attack_member,
-    member_attack,
-    monster_attack,
-    pick_target,
-)
-from delve_env.engine.layout import MAGIC_POWER
-from delve_env.engine.moving import arrive
-from delve_env.engine.params import P_KILL_XP, P_SCROLL_PACES
-from delve_env.engine.party import heal
-from delve_env.engine.powers import can_choose_power, has_power
-from delve_env.engine.spells import (
-    AID_OVER,
-    SRC_NONE,
-    cast_spell,
-    has_spell,
-    spell_attack,
-    spell_cost,
-    spell_source,
-)
-from delve_env.engine.tables import (
+from delve_env.engine.core.actions import A_CAST
+from delve_env.engine.core.params import P_KILL_XP, P_SCROLL_PACES
+from delve_env.engine.core.tables import (
     ARMOR,
     CLERIC,
     EXPLORE,
@@ -52,6 +31,27 @@ from delve_env.engine.tables import (
     ROGUE,
     WARD,
     WIZARD,
+)
+from delve_env.engine.outputs.layout import MAGIC_POWER
+from delve_env.engine.rules.fights import (
+    FAMILIAR,
+    ally_attack,
+    attack_member,
+    member_attack,
+    monster_attack,
+    pick_target,
+)
+from delve_env.engine.rules.moving import arrive
+from delve_env.engine.rules.party import heal
+from delve_env.engine.rules.powers import can_choose_power, has_power
+from delve_env.engine.rules.spells import (
+    AID_OVER,
+    SRC_NONE,
+    cast_spell,
+    has_spell,
+    spell_attack,
+    spell_cost,
+    spell_source,
 )
 
 LIGHT_, MISSILE, FAMILIAR_, FIREBOLT, INVIS, ILLUSION = range(6)
@@ -637,7 +637,7 @@ def test_spell_1_inflict_wounds_is_halved_on_a_tied_save():
     the same dice ahead on a copy of the generator, always deal half the 4d6."""
     from conftest import make_rng
 
-    from delve_env.engine.rng import randint, roll
+    from delve_env.engine.core.rng import randint, roll
 
     sc = fight_scene()
     s = sc.s

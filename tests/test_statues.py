@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from conftest import make_rng
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_BID,
     A_CANCEL,
     A_GIVE,
@@ -18,9 +18,7 @@ from delve_env.engine.actions import (
     NUM_BIDS,
     select_action,
 )
-from delve_env.engine.features import place_features
-from delve_env.engine.layout import PACK_KIND, PACK_KNOWN, STATUS_STATUE_PRICE
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     BITTER_DRAUGHT,
     EXPLORE,
     FEAT_NONE,
@@ -31,6 +29,8 @@ from delve_env.engine.tables import (
     STATUE,
     WARDING_LANTERN,
 )
+from delve_env.engine.generation.features import place_features
+from delve_env.engine.outputs.layout import PACK_KIND, PACK_KNOWN, STATUS_STATUE_PRICE
 
 HERO, ROGUE, WIZARD, CLERIC = 0, 1, 2, 3
 PACK = NUM_EQUIP

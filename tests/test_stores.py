@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import make_scene
 
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_BID,
     A_BUY,
     A_CANCEL,
@@ -21,21 +21,8 @@ from delve_env.engine.actions import (
     NUM_BIDS,
     select_action,
 )
-from delve_env.engine.layout import (
-    LINE_BUYABLE,
-    LINE_ITEM,
-    LINE_PRICE,
-    LINE_ROW,
-    PARTY_ARMOR,
-    SHOP_FACTOR,
-    SHOP_LEVEL,
-    SHOP_LINES,
-    SHOP_REPAIR,
-    SHOP_SELL,
-)
-from delve_env.engine.params import P_TASK, TASK_EXPLORE
-from delve_env.engine.stores import MAX_RATIONS
-from delve_env.engine.tables import (
+from delve_env.engine.core.params import P_TASK, TASK_EXPLORE
+from delve_env.engine.core.tables import (
     ARMOR,
     DAGGER,
     EXPLORE,
@@ -58,6 +45,19 @@ from delve_env.engine.tables import (
     SWORD,
     WOODEN_SHIELD,
 )
+from delve_env.engine.outputs.layout import (
+    LINE_BUYABLE,
+    LINE_ITEM,
+    LINE_PRICE,
+    LINE_ROW,
+    PARTY_ARMOR,
+    SHOP_FACTOR,
+    SHOP_LEVEL,
+    SHOP_LINES,
+    SHOP_REPAIR,
+    SHOP_SELL,
+)
+from delve_env.engine.rules.stores import MAX_RATIONS
 
 STORE_FLOORS = (0, 3, 6, 9, 12)
 FACTORS = {0: 1.0, 3: 1.5, 6: 2.0, 9: 2.5, 12: 3.0}  # STORE-1
@@ -462,8 +462,8 @@ def test_store_2_an_unknown_item_sells_as_the_cheapest_kind_of_its_look(scene_fa
     """STORE-2 with ITEM-2: an unknown mind sharpener (60) sells as a bottle, like an unknown
     ale (10 -> 5 at the courtyard), so the price shown never names it; known, it sells for
     half its own price (30)."""
-    from delve_env.engine.actions import A_SELL, A_SHOP, select_action
-    from delve_env.engine.tables import MIND_SHARPENER
+    from delve_env.engine.core.actions import A_SELL, A_SHOP, select_action
+    from delve_env.engine.core.tables import MIND_SHARPENER
 
     scene = scene_factory()
     s = scene.s

@@ -1,5 +1,5 @@
 """The compiled views of the state and of the engine's buffers must carry every field of
-`State` and `IO` (engine/struct.py)."""
+`State` and `IO` (engine/compiled/struct.py)."""
 
 import gc
 
@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from delve_env.config import Config
-from delve_env.engine import struct
-from delve_env.engine.actions import A_STAIRS, A_WAIT
 from delve_env.engine.batch import Engine
-from delve_env.engine.jit import njit
-from delve_env.engine.state import FIELDS, allocate
+from delve_env.engine.compiled import struct
+from delve_env.engine.compiled.jit import njit
+from delve_env.engine.core.actions import A_STAIRS, A_WAIT
+from delve_env.engine.core.state import FIELDS, allocate
 
 
 @njit

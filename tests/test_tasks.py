@@ -9,7 +9,7 @@ import pytest
 
 import delve_env  # noqa: F401  (registers the ids)
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_LOOT,
     A_MOVE,
@@ -21,11 +21,11 @@ from delve_env.engine.actions import (
     A_SWAP,
     A_WORK,
 )
-from delve_env.engine.layout import PUZZLE_BEST
-from delve_env.engine.params import P_HALL_WANDER, P_JUNCTION_WANDER
-from delve_env.engine.rewards import EVENT_WEIGHTS, FREE_ACTION_REWARD
-from delve_env.engine.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
-from delve_env.engine.tasks import (
+from delve_env.engine.core.params import P_HALL_WANDER, P_JUNCTION_WANDER
+from delve_env.engine.core.tables import EXPLORE, FIGHT, STAIR_DOWN, STAIR_UP
+from delve_env.engine.outputs.layout import PUZZLE_BEST
+from delve_env.engine.outputs.rewards import EVENT_WEIGHTS, FREE_ACTION_REWARD
+from delve_env.engine.rules.tasks import (
     EXPLORE_TILE_REWARD,
     MAP_HELD_REWARD,
     PLATE_CELL_REWARD,

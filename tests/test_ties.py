@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from delve_env.engine.fights import attack_member, member_attack
-from delve_env.engine.params import P_MONSTER_ATK
-from delve_env.engine.rng import randint
-from delve_env.engine.tables import M_ATK, M_DEF, MONSTER_NAMES, MONSTERS, READY, SHORT_BOW
+from delve_env.engine.core.params import P_MONSTER_ATK
+from delve_env.engine.core.rng import randint
+from delve_env.engine.core.tables import M_ATK, M_DEF, MONSTER_NAMES, MONSTERS, READY, SHORT_BOW
+from delve_env.engine.rules.fights import attack_member, member_attack
 
 GOBLIN = MONSTER_NAMES.index("goblin")  # melee, attack 1, defense 1
 SLINGER = MONSTER_NAMES.index("kobold slinger")  # ranged, attack 0

@@ -9,7 +9,7 @@ import pytest
 from conftest import make_rng, make_scene
 
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_ATTACK,
     A_CANCEL,
     A_CAST,
@@ -29,10 +29,7 @@ from delve_env.engine.actions import (
     A_WAIT,
     NUM_ACTIONS,
 )
-from delve_env.engine.floors import DX, DY, is_walkable
-from delve_env.engine.food import eat_meal
-from delve_env.engine.moving import arrive, land_in_hall, remember, reveal_floor, search_walls
-from delve_env.engine.params import (
+from delve_env.engine.core.params import (
     P_FREE_ACTIONS,
     P_HALL_WANDER,
     P_HEAL_PACES,
@@ -40,9 +37,8 @@ from delve_env.engine.params import (
     P_MEAL_PACES,
     P_SEARCH_FIND,
 )
-from delve_env.engine.party import join_king
-from delve_env.engine.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS
-from delve_env.engine.tables import (
+from delve_env.engine.core.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS
+from delve_env.engine.core.tables import (
     DOOR,
     EV_SECRET,
     EXPLORE,
@@ -58,7 +54,11 @@ from delve_env.engine.tables import (
     STAIR_DOWN,
     STAIR_UP,
 )
-from delve_env.engine.travel import (
+from delve_env.engine.generation.floors import DX, DY, is_walkable
+from delve_env.engine.rules.food import eat_meal
+from delve_env.engine.rules.moving import arrive, land_in_hall, remember, reveal_floor, search_walls
+from delve_env.engine.rules.party import join_king
+from delve_env.engine.rules.travel import (
     DOWN_TO,
     EXPLORE_TO,
     NO_WAY,
@@ -492,7 +492,7 @@ def test_no_free_stall_in_a_fight(scene, limit):
 
 
 def test_travel_actions_are_named_and_last():
-    from delve_env.engine.actions import action_name
+    from delve_env.engine.core.actions import action_name
 
     assert [action_name(a) for a in TRAVELS] == [
         "explore", "travel to the stair down", "travel to the stair up", "rest"
@@ -504,7 +504,7 @@ def test_the_step_cap_is_750_steps_a_floor_unless_set():
     """RUN-5: max_steps defaults to 750 a floor (about four times the expert's longest games);
     a value given replaces it."""
     from delve_env.config import Config
-    from delve_env.engine.params import P_MAX_STEPS
+    from delve_env.engine.core.params import P_MAX_STEPS
 
     assert Config(depth=2).params()[P_MAX_STEPS] == 1500
     assert Config(difficulty="hard").params()[P_MAX_STEPS] == 6000
@@ -532,7 +532,7 @@ def test_loot_is_offered_only_when_it_would_take_something(scene):
 
 
 def potential(scene) -> float:
-    from delve_env.engine.rewards import game_potential
+    from delve_env.engine.outputs.rewards import game_potential
 
     return game_potential(scene.s, 0)
 
@@ -800,7 +800,7 @@ def test_the_soak_checker_lets_dispel_magic_end_the_foul_lantern(scene):
     """invariants.InvariantChecker: effects are spent one a pace, but dispel magic ends the foul
     lantern's WARD at once (spells.end_foul_ward); a kind WARD gone at once is reported."""
     from delve_env.checks import invariants
-    from delve_env.engine.tables import WARD
+    from delve_env.engine.core.tables import WARD
 
     s = scene.s
     for foul, want in ((True, []), (False, ["effect spent but by one pace"])):

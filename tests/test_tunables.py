@@ -1,5 +1,5 @@
 """Tunable rule numbers (GAME.md *(tunable)*, STYLE.md "literal chances and sizes move to the
-preset table"): each lives in `engine/params.py`, is set by a config key (`config.TUNABLES`),
+preset table"): each lives in `engine/core/params.py`, is set by a config key (`config.TUNABLES`),
 and the engine reads it. Each test sets a key away from its default and checks what the
 generated dungeon (or a fight's end) shows, so a mechanic that ignored the key fails.
 
@@ -11,8 +11,7 @@ import pytest
 
 from delve_env import DelveEnv
 from delve_env.config import TUNABLES, Config
-from delve_env.engine.fights import end_turn, hit_foe
-from delve_env.engine.params import (
+from delve_env.engine.core.params import (
     P_BAND_SECOND_KIND,
     P_BAND_SIZE,
     P_BAND_SIZE_PER_TIER,
@@ -50,7 +49,7 @@ from delve_env.engine.params import (
     P_WANDER_GOLD_DICE,
     make_params,
 )
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     EXPLORE,
     FEAT_NONE,
     MAX_FOES,
@@ -59,6 +58,7 @@ from delve_env.engine.tables import (
     WALL_LOCK,
     tier_of,
 )
+from delve_env.engine.rules.fights import end_turn, hit_foe
 
 pytestmark = pytest.mark.fast  # bad input and the API: CI runs these again under python -O
 

@@ -9,8 +9,8 @@ import sys
 
 from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
-from delve_env.engine.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT, NUM_ACTIONS
-from delve_env.engine.tables import FIGHT
+from delve_env.engine.core.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT, NUM_ACTIONS
+from delve_env.engine.core.tables import FIGHT
 from delve_env.ui.play import MENU_ROWS, MOVE_KEYS, PlayUI
 
 ARROWS = {d: k for k, d in MOVE_KEYS.items() if k in ("up", "right", "down", "left")}
@@ -154,7 +154,7 @@ def test_play_lines_flag_keeps_the_prompt():
 def test_ui_travel_keys_explore_travel_and_rest():
     """o explores, G travels to the stair down, U to the stair up, z rests: each one step of
     many paces, as the action it names."""
-    from delve_env.engine.actions import A_EXPLORE, A_REST, A_TRAVEL_DOWN, A_TRAVEL_UP
+    from delve_env.engine.core.actions import A_EXPLORE, A_REST, A_TRAVEL_DOWN, A_TRAVEL_UP
     from delve_env.ui.play import ACTION_KEYS
 
     assert {ACTION_KEYS[k] for k in "oGUz"} == {A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST}

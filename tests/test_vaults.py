@@ -16,7 +16,7 @@ import pytest
 from agents.vault_agent import VaultOracleAgent, plate_solutions
 from agents.vault_oracles import apply_push, is_plate_solvable, play_wall, solve_plate
 from delve_env import DelveEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_HINT,
     A_LEAVE,
     A_LOOT,
@@ -27,8 +27,8 @@ from delve_env.engine.actions import (
     A_WORK,
     NUM_ACTIONS,
 )
-from delve_env.engine.rng import GEN, seed_state
-from delve_env.engine.tables import (
+from delve_env.engine.core.rng import GEN, seed_state
+from delve_env.engine.core.tables import (
     EV_VAULT_OPEN,
     EV_VAULT_WOUND,
     EXPLORE,
@@ -43,7 +43,7 @@ from delve_env.engine.tables import (
     WALL,
     WALL_LOCK,
 )
-from delve_env.engine.vaults import make_plate, make_wall, place_vault
+from delve_env.engine.rules.vaults import make_plate, make_wall, place_vault
 
 ONE = np.ones(1, dtype=np.bool_)
 FLOORS = range(1, 13)
@@ -412,7 +412,7 @@ def test_vault1_vault_rooms_hold_better_loot():
 
 def _item_tiers() -> dict[int, float]:
     """An item's tier: the mean row of the room tables it appears in."""
-    from delve_env.engine.tables import ROOM_ITEM_TABLE
+    from delve_env.engine.core.tables import ROOM_ITEM_TABLE
 
     rows: dict[int, list[int]] = {}
     for t, row in enumerate(ROOM_ITEM_TABLE):
@@ -812,8 +812,8 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
     import itertools
 
     from agents.vault_oracles import wall_answer
-    from delve_env.engine.layout import PUZZLE_AGREEING, PUZZLE_CANDIDATES
-    from delve_env.engine.tables import MAX_SYMBOLS
+    from delve_env.engine.core.tables import MAX_SYMBOLS
+    from delve_env.engine.outputs.layout import PUZZLE_AGREEING, PUZZLE_CANDIDATES
 
     env = task("wall", 2, seed=3)
     s, f, S = env.state, 2, symbols(2)
@@ -843,7 +843,7 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
 def test_vault1_vault_rooms_hold_better_loot_from_the_next_tier():
     """A vault's items are drawn from the row of the tier after the floor's (tables.tier_of;
     at most tier 3): on floors 1 and 4 every one of 40 vaults' items is in that row."""
-    from delve_env.engine.tables import ROOM_ITEM_TABLE, tier_of
+    from delve_env.engine.core.tables import ROOM_ITEM_TABLE, tier_of
 
     env = DelveEnv(depth=4)
     env.reset(seed=3)

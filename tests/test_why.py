@@ -1,4 +1,4 @@
-"""`why`: the reason a masked action is masked (engine/why.py) agrees with the mask everywhere
+"""`why`: the reason a masked action is masked (engine/outputs/why.py) agrees with the mask everywhere
 and names the rule; `DelveEnv.why` and `DelveVectorEnv.why` answer it, and only when asked."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from delve_env import IDS, DelveEnv, DelveVectorEnv
-from delve_env.engine.actions import (
+from delve_env.engine.core.actions import (
     A_CAST,
     A_MOVE,
     A_POWER,
@@ -19,9 +19,9 @@ from delve_env.engine.actions import (
     NUM_ACTIONS,
     action_name,
 )
-from delve_env.engine.params import P_FREE_ACTIONS
-from delve_env.engine.tables import MODE_NAMES, SPELL_NAMES
-from delve_env.engine.why import LEGAL, REASONS, why_code
+from delve_env.engine.core.params import P_FREE_ACTIONS
+from delve_env.engine.core.tables import MODE_NAMES, SPELL_NAMES
+from delve_env.engine.outputs.why import LEGAL, REASONS, why_code
 
 WIZARD_SLOT = 2  # the default party: hero, rogue, wizard, cleric
 LIGHT = SPELL_NAMES.index("light")

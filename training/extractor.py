@@ -18,7 +18,7 @@ import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
-from delve_env.engine.layout import (
+from delve_env.engine.outputs.layout import (
     COARSE_PARTY,
     MAX_MAP_CODE,
     PUZZLE,

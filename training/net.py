@@ -13,7 +13,7 @@ import torch
 from numba import get_num_threads, njit, prange
 from torch import nn
 
-from delve_env.engine.actions import NUM_ACTIONS
+from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.policy import WEIGHTS, PolicyNet, inputs
 
 

@@ -19,9 +19,9 @@ import numpy as np
 import torch
 
 from delve_env.config import Config
-from delve_env.engine.actions import NUM_ACTIONS
 from delve_env.engine.batch import Engine
-from delve_env.engine.layout import OBS_BYTES
+from delve_env.engine.core.actions import NUM_ACTIONS
+from delve_env.engine.outputs.layout import OBS_BYTES
 from training.net import Net, log_probs_entropy, sample
 
 HIDDEN = {"small": 128, "tiny": 16}  # TaskDefaults.net -> the hidden layers' width

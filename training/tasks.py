@@ -16,7 +16,7 @@ import gymnasium as gym
 
 from delve_env import IDS
 from delve_env.config import LOCKS, REWARD_MODES, Config
-from delve_env.engine.params import DIFFICULTIES
+from delve_env.engine.core.params import DIFFICULTIES
 
 EVAL_SEED = 1000  # evaluation episodes play seeds EVAL_SEED, EVAL_SEED + 1, ...
 QUICK_MAX_STEPS = 300  # --quick caps episodes (a smoke run, also on the whole game)

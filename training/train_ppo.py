@@ -28,7 +28,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from delve_env.config import Config
-from delve_env.engine.params import P_DEPTH
+from delve_env.engine.core.params import P_DEPTH
 from training.tasks import (
     EVAL_SEED,
     QUICK_MAX_STEPS,

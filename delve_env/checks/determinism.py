@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 
 import delve_env
-from delve_env.engine.actions import NUM_ACTIONS
-from delve_env.engine.layout import KEYS
+from delve_env.engine.core.actions import NUM_ACTIONS
+from delve_env.engine.outputs.layout import KEYS
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (its tests/golden: the committed runs)
 GOLDEN_DIR = ROOT / "tests" / "golden"

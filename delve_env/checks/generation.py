@@ -13,8 +13,8 @@ import delve_env
 from delve_env.checks.invariants import WALKABLE
 from delve_env.config import Config
 from delve_env.engine.batch import Engine
-from delve_env.engine.floors import walk_distances
-from delve_env.engine.tables import DOOR, ROCK, SECRET, STAIR_DOWN, STAIR_UP
+from delve_env.engine.core.tables import DOOR, ROCK, SECRET, STAIR_DOWN, STAIR_UP
+from delve_env.engine.generation.floors import walk_distances
 
 
 @dataclass

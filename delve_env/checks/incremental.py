@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from delve_env.checks.invariants import Violation
-from delve_env.engine.actions import ACTION_NAMES
-from delve_env.engine.layout import KEYS, OFFSETS, Key
-from delve_env.engine.tables import EXPLORE
+from delve_env.engine.core.actions import ACTION_NAMES
+from delve_env.engine.core.tables import EXPLORE
+from delve_env.engine.outputs.layout import KEYS, OFFSETS, Key
 
 MAX_RUNS = 4  # differing byte ranges (and mask actions) named in one violation
 

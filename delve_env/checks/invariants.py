@@ -27,10 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from delve_env.engine.fights import FAMILIAR
-from delve_env.engine.reach import sets_as_walked
-from delve_env.engine.spells import AID_OVER, MAX_DECOYS
-from delve_env.engine.tables import (
+from delve_env.engine.core.tables import (
     CHEST_NONE,
     CHEST_OPEN,
     CHOICE,
@@ -65,8 +62,11 @@ from delve_env.engine.tables import (
     WARD,
     WIZARD,
 )
-from delve_env.engine.traits import ARMORER_DV, CLERIC_HOLY_WEAPON, NAMER_BLOOD, WAND_CASTS
-from delve_env.engine.travel import find_ways
+from delve_env.engine.rules.fights import FAMILIAR
+from delve_env.engine.rules.reach import sets_as_walked
+from delve_env.engine.rules.spells import AID_OVER, MAX_DECOYS
+from delve_env.engine.rules.traits import ARMORER_DV, CLERIC_HOLY_WEAPON, NAMER_BLOOD, WAND_CASTS
+from delve_env.engine.rules.travel import find_ways
 
 MAX_EFFECT_PACES = 10000  # config.TUNABLES: the most lantern_paces / scroll_paces may be
 MAX_RAISES = 3  # RAISE-1
@@ -525,8 +525,8 @@ class InvariantChecker:
         """Issue 10: the bestiary record (kills never past meetings' worth of kinds met, learned
         flags only the kind's own), lingering wandering bands (RUN-AWAY-1: real kinds with
         hearts in 1..full, packed to the front, on a walkable tile of the floor), the log."""
-        from delve_env.engine.fightlog import LOG_SIZE
-        from delve_env.engine.tables import M_FLAGS, MONSTERS, NUM_MONSTERS
+        from delve_env.engine.core.tables import M_FLAGS, MONSTERS, NUM_MONSTERS
+        from delve_env.engine.outputs.fightlog import LOG_SIZE
 
         flags = MONSTERS[:, M_FLAGS].astype(np.int64)
         self._add(
@@ -617,7 +617,7 @@ def stale_ways(s, placed: np.ndarray) -> np.ndarray:
 
 
 def reach_apart(s, placed: np.ndarray) -> np.ndarray:
-    """Per slot: the known map's sets (`reach`, engine/reach.py) are not the party's floor's
+    """Per slot: the known map's sets (`reach`, engine/rules/reach.py) are not the party's floor's
     remembered walkable tiles joined as a walk over them joins them; only where the party is
     `placed`."""
     return np.array([placed[e] and not sets_as_walked(s, e) for e in range(len(placed))])

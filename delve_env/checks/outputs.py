@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from delve_env.engine.actions import NUM_ACTIONS
+from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.spaces import observation_space
 
 

@@ -1,5 +1,10 @@
 """The Delve engine: batch-first numpy state and numba-compiled mechanics, one module each.
 
+`step.py` resets and steps N envs in one compiled call and `batch.py` holds their buffers;
+the rest is in wings: `core/` (the state, the rules tables, the tunables, the random streams,
+the action table), `rules/` (one module per mechanic), `generation/` (the dungeon of a run),
+`outputs/` (observation, mask and why, rewards, fight log) and `compiled/` (numba's plumbing).
+
 Numba's on-disk cache notices a change to a function's own file, but not to the functions it
 calls from other files. The cache therefore lives in a folder named after a hash of every
 engine source, so any edit starts a fresh cache instead of running stale machine code.
@@ -19,7 +24,7 @@ from numba import config
 
 def _source_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

@@ -12,13 +12,13 @@ from operator import index
 
 import numpy as np
 
-from .actions import NUM_ACTIONS
-from .jit import CompileNotice
-from .layout import OBS_BYTES, views
-from .params import P_DEPTH, P_HEIGHT, P_WIDTH
-from .state import allocate
+from .compiled.jit import CompileNotice
+from .compiled.struct import IO, IO_FIELDS, compiled_io, compiled_view
+from .core.actions import NUM_ACTIONS
+from .core.params import P_DEPTH, P_HEIGHT, P_WIDTH
+from .core.state import allocate
+from .outputs.layout import OBS_BYTES, views
 from .step import refresh_batch, reset_batch, step_batch
-from .struct import IO, IO_FIELDS, compiled_io, compiled_view
 
 _READY = set()  # the entry points compiled or loaded in this process
 _IO_NAMES = {"obs": "obs_record"}  # struct.IO's fields that the Engine names otherwise

@@ -5,7 +5,9 @@
 
 import numpy as np
 
-from .actions import (
+from .compiled.jit import njit
+from .compiled.struct import clear_slot
+from .core.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
     A_EXPLORE,
@@ -50,25 +52,7 @@ from .actions import (
     F_WORK,
     FAMILY,
 )
-from .autofight import stops_fighting
-from .baths import bathe
-from .bribes import ask_bribe
-from .chests import open_chest, stock_chests
-from .classes import choose, pending_member
-from .court import start_practice
-from .doors import door_direction, listen
-from .features import place_features
-from .fights import end_turn, member_attack, run_away, weakest_foe
-from .floors import generate_floor
-from .food import pass_pace
-from .items import act_on_selected, let_go, select_item
-from .jit import njit
-from .keeper import keep
-from .loot import loot_room, stock_floor
-from .mask import legal_mask
-from .moving import arrive, search_walls, step_party, take_stairs
-from .observe import observe, update_room_code
-from .params import (
+from .core.params import (
     P_FIGHT_LOG,
     P_FREE_ACTIONS,
     P_MAX_STEPS,
@@ -79,19 +63,34 @@ from .params import (
     P_TRAVEL_PACES,
     TASK_GAME,
 )
-from .party import add_member, swap_positions
-from .powers import aim_power, choose_power, start_casting, stop_casting
-from .quest import update_quest
-from .rewards import FREE_ACTION_REWARD, step_reward
-from .rng import GEN, PLAY, next_u64, randint, seed_state
-from .rooms import enter_room
-from .state import DIRTY_ALL, DIRTY_STATUS, ONLY_SPOTS
-from .statues import approach_statue, bid, mend
-from .stores import buy, enter_store, repair_selected, sell_selected
-from .struct import clear_slot
-from .tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
-from .tasks import setup_task, task_potential, update_task
-from .travel import (
+from .core.rng import GEN, PLAY, next_u64, seed_state
+from .core.state import DIRTY_ALL, DIRTY_STATUS, ONLY_SPOTS
+from .core.tables import CHOICE, EXPLORE, FIGHT, NUM_ITEM_SLOTS, ROOM, STATUE, STORE
+from .generation.dungeon import generate_dungeon
+from .outputs.mask import legal_mask
+from .outputs.observe import observe, update_room_code
+from .outputs.rewards import FREE_ACTION_REWARD, step_reward
+from .rules.autofight import stops_fighting
+from .rules.baths import bathe
+from .rules.bribes import ask_bribe
+from .rules.chests import open_chest
+from .rules.classes import choose, pending_member
+from .rules.court import start_practice
+from .rules.doors import door_direction, listen
+from .rules.fights import end_turn, member_attack, run_away, weakest_foe
+from .rules.food import pass_pace
+from .rules.items import act_on_selected, let_go, select_item
+from .rules.keeper import keep
+from .rules.loot import loot_room
+from .rules.moving import arrive, search_walls, step_party, take_stairs
+from .rules.party import add_member, swap_positions
+from .rules.powers import aim_power, choose_power, start_casting, stop_casting
+from .rules.quest import update_quest
+from .rules.rooms import enter_room
+from .rules.statues import approach_statue, bid, mend
+from .rules.stores import buy, enter_store, repair_selected, sell_selected
+from .rules.tasks import setup_task, task_potential, update_task
+from .rules.travel import (
     EXPLORE_TO,
     KEPT,
     NO_WAY,
@@ -107,8 +106,8 @@ from .travel import (
     stair_paces,
     stops_here,
 )
-from .vaults import buy_hint, push_plate, set_ring, start_work, stock_vault
-from .wander import maybe_wander
+from .rules.vaults import buy_hint, push_plate, set_ring, start_work
+from .rules.wander import maybe_wander
 
 START_PURSE = 5  # START-1: seed 003's 5 crowns a member
 # Explore searches once from every goal (travel.goal_paces, a search of the whole known floor;
@@ -139,17 +138,7 @@ def reset_slot(s, p, e, seed, party):
     s.options[e, :, :] = -1
     s.linger_kind[e] = -1  # RUN-AWAY-1: no band left in a hall yet
     s.log_n[e] = 0 if p[P_FIGHT_LOG] > 0 else -1  # the fight log (fightlog.py)
-    depth = s.floor_visited.shape[1] - 1
-    for f in range(1, depth + 1):
-        generate_floor(s, p, e, f, g)
-    s.book_floor[e] = (depth + 1) // 2  # RUN-2: ceil(D / 2)
-    s.book_room[e] = randint(g, 0, s.num_rooms[e, s.book_floor[e]])
-    s.king_room[e] = randint(g, 0, s.num_rooms[e, depth])
-    for f in range(1, depth + 1):
-        stock_floor(s, p, e, f, g)
-        stock_vault(s, p, e, f, g)
-        place_features(s, p, e, f, g)
-        stock_chests(s, p, e, f, g)
+    generate_dungeon(s, p, e, g)
     for m in range(len(party)):
         add_member(s, e, m, party[m], s.rng)
     s.gold[e] = START_PURSE * int(p[P_PURSE_FACTOR]) * len(party)

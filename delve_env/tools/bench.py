@@ -326,7 +326,7 @@ def bytes_per_slot(num_envs: int = 64, **config) -> tuple[int, int]:
     summed) at the config's depth (default 6); output buffers not included."""
     from ..config import Config
     from ..engine.batch import Engine
-    from ..engine.params import P_DEPTH
+    from ..engine.core.params import P_DEPTH
 
     cfg = Config.from_kwargs(**config)
     params = cfg.params()

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from ..engine.actions import (
+from ..engine.core.actions import (
     A_LOOT,
     A_MOVE,
     A_RUN,
@@ -28,7 +28,7 @@ from ..engine.actions import (
     A_WAIT,
     ACTION_NAMES,
 )
-from ..engine.params import DIFFICULTIES
+from ..engine.core.params import DIFFICULTIES
 
 # Short keys for `play`: w/a/s/d move, then one letter per common action.
 ACTION_KEYS = {
@@ -81,8 +81,8 @@ def _format_stats(stats: dict) -> str:
 
 def _legal_lines(mask, s=None) -> list[str]:
     """One line per legal action; with the state `s`, selecting an item names the item."""
-    from ..engine.actions import A_GIVE, A_SELECT
-    from ..engine.tables import NUM_ITEM_SLOTS
+    from ..engine.core.actions import A_GIVE, A_SELECT
+    from ..engine.core.tables import NUM_ITEM_SLOTS
     from ..ui.text import item_name
 
     lines = []

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from ..config import KEYS, Config
-from ..engine.params import DIFFICULTIES
-from ..engine.tables import EV_HUNGER, KING_SLOT
+from ..engine.core.params import DIFFICULTIES
+from ..engine.core.tables import EV_HUNGER, KING_SLOT
 
 LOSS_CAUSES = ("hunger", "the king", "all fallen", "out of steps")
 COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",

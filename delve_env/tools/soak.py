@@ -50,8 +50,8 @@ from delve_env.checks.generation import check_generation
 from delve_env.checks.incremental import check_incremental, check_kept
 from delve_env.checks.invariants import InvariantChecker, state_copy, state_diff
 from delve_env.checks.outputs import check_obs_batch, check_obs_single, check_vector_outputs
-from delve_env.engine.actions import NUM_ACTIONS
-from delve_env.engine.tables import FIGHT, STATUE, STORE
+from delve_env.engine.core.actions import NUM_ACTIONS
+from delve_env.engine.core.tables import FIGHT, STATUE, STORE
 
 
 # ------------------------------------------------------------------------------------------

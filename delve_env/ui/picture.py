@@ -14,11 +14,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..engine.jit import interpreted
-from ..engine.observe import armor_value
-from ..engine.party import is_known, level_cost
-from ..engine.stores import line_kind, line_price, store_level
-from ..engine.tables import (
+from ..engine.compiled.jit import interpreted
+from ..engine.core.tables import (
     BATH,
     CHEST_SHUT,
     CHEST_TRAPPED,
@@ -51,7 +48,10 @@ from ..engine.tables import (
     WALL,
     WARD,
 )
-from ..engine.vaults import hint_price, num_symbols, plate_size
+from ..engine.outputs.observe import armor_value
+from ..engine.rules.party import is_known, level_cost
+from ..engine.rules.stores import line_kind, line_price, store_level
+from ..engine.rules.vaults import hint_price, num_symbols, plate_size
 from ..keeper import HINTS
 from .font import CELL_H, CELL_W, CELLS, glyph_indices
 from .text import map_codes

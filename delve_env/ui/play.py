@@ -20,7 +20,7 @@ from collections import deque
 
 import numpy as np
 
-from ..engine.actions import (
+from ..engine.core.actions import (
     A_ATTACK,
     A_AUTOFIGHT,
     A_BRIBE,
@@ -38,7 +38,7 @@ from ..engine.actions import (
     A_WAIT,
     ACTION_NAMES,
 )
-from ..engine.tables import CHOICE, EVENT_NAMES, FIGHT, MAX_FOES, NUM_ITEM_SLOTS
+from ..engine.core.tables import CHOICE, EVENT_NAMES, FIGHT, MAX_FOES, NUM_ITEM_SLOTS
 from .text import item_name
 
 MOVE_KEYS = {"up": 0, "w": 0, "right": 1, "d": 1, "down": 2, "s": 2, "left": 3, "a": 3}

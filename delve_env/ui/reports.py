@@ -4,11 +4,7 @@ costs no time, and the env notes it for Sixpence (`DelveEnv.report`, SIX-1's 300
 
 from __future__ import annotations
 
-from ..engine.fights import weapon_left
-from ..engine.observe import armor_value
-from ..engine.party import level_cost
-from ..engine.powers import has_power, power_cost
-from ..engine.tables import (
+from ..engine.core.tables import (
     ARMOR,
     CAT_WEAPON,
     CLASS_NAMES,
@@ -42,7 +38,11 @@ from ..engine.tables import (
     TRUE_NAMES,
     WARD,
 )
-from ..engine.traits import piece_av
+from ..engine.outputs.observe import armor_value
+from ..engine.rules.fights import weapon_left
+from ..engine.rules.party import level_cost
+from ..engine.rules.powers import has_power, power_cost
+from ..engine.rules.traits import piece_av
 
 REPORTS = ("member", "quest", "bestiary", "effects")
 FLAG_WORDS = ((MF_METAL_EATER, "eats metal"), (MF_ARMOR_EATER, "eats armor"),

@@ -4,13 +4,10 @@ the game's RNG."""
 
 import numpy as np
 
-from ..engine.actions import slot_name
-from ..engine.jit import interpreted
-from ..engine.observe import armor_value
-from ..engine.party import is_known, level_cost
-from ..engine.state import FOUND_CODE
-from ..engine.stores import can_buy, line_kind, line_price, store_level
-from ..engine.tables import (
+from ..engine.compiled.jit import interpreted
+from ..engine.core.actions import slot_name
+from ..engine.core.state import FOUND_CODE
+from ..engine.core.tables import (
     CLASS_NAMES,
     EFFECT_NAMES,
     EVENT_NAMES,
@@ -33,7 +30,10 @@ from ..engine.tables import (
     WALL,
     WARD,
 )
-from ..engine.vaults import hint_price, num_symbols, plate_size
+from ..engine.outputs.observe import armor_value
+from ..engine.rules.party import is_known, level_cost
+from ..engine.rules.stores import can_buy, line_kind, line_price, store_level
+from ..engine.rules.vaults import hint_price, num_symbols, plate_size
 
 GLYPHS = "#.,+=><"  # rock, hall, room, door, found secret door, stairs (an unfound one is rock)
 

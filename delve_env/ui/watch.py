@@ -12,7 +12,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from ..engine.actions import ACTION_NAMES
+from ..engine.core.actions import ACTION_NAMES
 from .play import LOG_LINES, heard
 
 
