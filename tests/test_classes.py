@@ -740,7 +740,7 @@ def test_the_soak_checker_flags_broken_class_state(sc):
     assert len(rules) >= 5
 
 
-# --- survivors of benchmarks/mutants.py -------------------------------------------------------
+# --- survivors of quality/mutants.py -------------------------------------------------------
 
 
 def test_hero_ferocious_strike_keeps_the_weapons_flat_bonus(sc):

@@ -2,7 +2,7 @@
 living foe, a luck die only with dice left, a bribe only with the gold and only once, the
 items of the fallen and the actor's own consumables, run), checked by a property test over
 random play; and random-legal play runs a thousand fights per tier without an error (the full
-10,000 per tier: `python benchmarks/combat_soak.py`)."""
+10,000 per tier: `python quality/combat_soak.py`)."""
 
 from __future__ import annotations
 

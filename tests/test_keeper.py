@@ -519,7 +519,7 @@ def test_six_1_the_soak_checker_flags_a_gift_without_its_event(game):
     assert rules == ["a keeper gift without its event"]
 
 
-# --- survivors of benchmarks/mutants.py -------------------------------------------------------
+# --- survivors of quality/mutants.py -------------------------------------------------------
 
 
 def test_six_1_fleeing_a_practice_bout_is_no_flight(game):

@@ -947,7 +947,7 @@ TestDelveMachine.settings = settings(
 
 @pytest.mark.parametrize("env_id", GAME_IDS)
 def test_generation(env_id):
-    """300 dungeons per preset (10,000 in `benchmarks/soak.py --long`): every floor connected
+    """300 dungeons per preset (10,000 in `quality/soak.py --long`): every floor connected
     from its stair up once secret doors are found, every room reachable, one stair each way,
     exactly one map per floor."""
     rep = generation.check_generation(env_id, range(300))

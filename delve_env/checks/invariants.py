@@ -1,7 +1,7 @@
 """The state invariants the soaks check after every step, and a step's touch on the state.
 
 `InvariantChecker` checks every slot of an engine state (a vector env's `state`, or a single
-env's); the soak runner (delve_env/tools/soak.py), benchmarks/combat_soak.py and the rule tests
+env's); the soak runner (delve_env/tools/soak.py), quality/combat_soak.py and the rule tests
 (each planting the defect an invariant names) all call it. `state_copy` / `state_diff` tell
 whether a step (a refused one, a masked no-op, a refused load) touched any field.
 

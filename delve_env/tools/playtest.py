@@ -1,5 +1,5 @@
 """Playtesting difficulty: policies play many seeds of each preset; the report says how often
-and where and why runs are won and lost (`delve playtest`, `benchmarks/playtest.py`).
+and where and why runs are won and lost (`delve playtest`, `quality/playtest.py`).
 
 A preset is a name and a config (`config.Config` keys): the three difficulties, or a custom
 one from a JSON file (`{"name": "brutal", "difficulty": "hard", "guard_chance": 0.9}`) or from

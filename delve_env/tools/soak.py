@@ -2,7 +2,7 @@
 
 The runner of the checks in delve_env/checks/ (invariants, outputs, incremental outputs,
 determinism, generation), and its command (`delve soak`, `python -m delve_env.tools.soak`, or
-`python benchmarks/soak.py` from a checkout):
+`python quality/soak.py` from a checkout):
 
     delve soak                # CI sizes: a quick pass of everything (~1 min)
     delve soak --long         # long sizes: 10^7 legal + 10^6 strict steps per id,

@@ -1,8 +1,8 @@
 """What random-legal play does in each sub-task: how episodes end, what actions it takes, and
 what reward it sees (the diagnosis behind docs/LEARNING.md).
 
-    python benchmarks/diagnose_tasks.py                    # floor 1, 400 episodes a task
-    python benchmarks/diagnose_tasks.py --floor 3 --episodes 200 --reward-mode shaped
+    python quality/diagnose_tasks.py                    # floor 1, 400 episodes a task
+    python quality/diagnose_tasks.py --floor 3 --episodes 200 --reward-mode shaped
 """
 
 from __future__ import annotations

@@ -6,11 +6,11 @@ the episode ends when the vault opens or its worker falls, or after 500 steps) f
 guesses (wall) or pushes (plate), the worker's wounds (HP lost working the lock,
 `stat_vault_wounds`), the gold paid for hints (`stat_hint_gold`) and the open rate.
 
-    python benchmarks/vaults.py                   # 50 episodes per lock, floor and policy
-    python benchmarks/vaults.py --episodes 10 --floors 1,6,12
-    python benchmarks/vaults.py --party rogue,hero --difficulty hard
-    python benchmarks/vaults.py --tough           # no worker falls: full guess counts
-    python benchmarks/vaults.py --json            # one JSON object on stdout, nothing else
+    python quality/vaults.py                   # 50 episodes per lock, floor and policy
+    python quality/vaults.py --episodes 10 --floors 1,6,12
+    python quality/vaults.py --party rogue,hero --difficulty hard
+    python quality/vaults.py --tough           # no worker falls: full guess counts
+    python quality/vaults.py --json            # one JSON object on stdout, nothing else
 
 With the default party the Hero (19 HP) works the lock, and on deep walls the oracle's
 worker often falls before the wall opens (a wrong guess wounds half the time by

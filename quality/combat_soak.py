@@ -1,7 +1,7 @@
 """Random-legal play of Delve-Combat-v0: N fights per tier, every invariant after every step.
 
-    python benchmarks/combat_soak.py                 # 10,000 fights per tier, 1000 slots
-    python benchmarks/combat_soak.py --fights 1000   # the CI size (tests/test_combat_mask.py)
+    python quality/combat_soak.py                 # 10,000 fights per tier, 1000 slots
+    python quality/combat_soak.py --fights 1000   # the CI size (tests/test_combat_mask.py)
 
 Prints one JSON line per tier (floors 1, 4, 7, 10): fights ended, wins, steps, invalid actions,
 invariant violations, seconds; exits 1 if anything went wrong.

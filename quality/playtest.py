@@ -3,9 +3,9 @@ preset; a markdown table, the DIFF-1 ladder, and with --out a PNG and the raw ru
 
 A thin script over `delve_env.tools.playtest` (the same report `delve playtest` prints):
 
-    python benchmarks/playtest.py --seeds 500 --out docs/playtest        # easy, normal, hard
-    python benchmarks/playtest.py --presets normal --set guard_chance=0.9 --seeds 200
-    python benchmarks/playtest.py --preset-file brutal.json --policy scripted --policy random
+    python quality/playtest.py --seeds 500 --out docs/playtest        # easy, normal, hard
+    python quality/playtest.py --presets normal --set guard_chance=0.9 --seeds 200
+    python quality/playtest.py --preset-file brutal.json --policy scripted --policy random
 """
 
 import argparse

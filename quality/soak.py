@@ -1,4 +1,4 @@
-"""The long reliability runs: `python benchmarks/soak.py --help` (delve_env/tools/soak.py)."""
+"""The long reliability runs: `python quality/soak.py --help` (delve_env/tools/soak.py)."""
 
 import sys
 

@@ -1,6 +1,6 @@
 """What simple lock strategies win: the targets a learner of Delve-Vault-v0 can aim at.
 
-    python benchmarks/lock_strategies.py [--floors 1 3] [--episodes 200]
+    python quality/lock_strategies.py [--floors 1 3] [--episodes 200]
 
 Plays the vault sub-task on seeds 1000.. (the `delve eval` seeds) with hand-written policies
 that read the engine state the observation shows (lit and pushed cells, the hint, the guesses

@@ -15,11 +15,11 @@ shown apart. A mutant whose line is no longer in its file (others edit the rules
 "stale" and counts neither way; so is one whose tests fail on the unmutated copy (the
 baseline run, once per distinct test selection, unless --no-baseline).
 
-    python benchmarks/mutants.py --list                 # the mutants, nothing run
-    python benchmarks/mutants.py                        # every mutant, one at a time
-    python benchmarks/mutants.py --only stores,bribes   # the mutants of these modules
-    python benchmarks/mutants.py --ids 1,2,17 --jobs 2  # these mutants, two at once
-    python benchmarks/mutants.py --json                 # one JSON object on stdout
+    python quality/mutants.py --list                 # the mutants, nothing run
+    python quality/mutants.py                        # every mutant, one at a time
+    python quality/mutants.py --only stores,bribes   # the mutants of these modules
+    python quality/mutants.py --ids 1,2,17 --jobs 2  # these mutants, two at once
+    python quality/mutants.py --json                 # one JSON object on stdout
 
 It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
 median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 220
