@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import os
-import pkgutil
 import re
 import shutil
 import signal
@@ -35,7 +33,6 @@ import profile_step  # noqa: E402  (this folder; imports numba)
 from numba.core.registry import CPUDispatcher  # noqa: E402
 from numba.core.runtime import nrt  # noqa: E402
 
-import delve_env  # noqa: E402
 from delve_env.tools.bench import new_engine  # noqa: E402
 
 
@@ -53,9 +50,9 @@ def _readable(symbol: str) -> str:
 
 def write_perf_map() -> int:
     """/tmp/perf-<pid>.map: every function of every library compiled in this process."""
-    modules = [profile_step] + [importlib.import_module(m.name) for m in
-                                pkgutil.walk_packages(delve_env.__path__, "delve_env.")
-                                if not m.name.endswith("__main__")]  # fmt: skip
+    # the engine imported every module it compiled: read them off sys.modules
+    modules = [profile_step] + [m for name, m in list(sys.modules.items())
+                                if name.startswith("delve_env.")]  # fmt: skip
     libraries = {}
     for obj in (obj for module in modules for obj in vars(module).values()):
         if isinstance(obj, CPUDispatcher):
