@@ -176,13 +176,20 @@ class ScriptedAgent:
         self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
         self.bribe_odds = (30, 20)  # least bribe chance: when in danger, against eaters
 
+    def new_game(self) -> None:
+        """Forget the last game: what was listened at, refused, selected or being cast. A game
+        plays the same whatever this agent played before it (a playtest worker plays many)."""
+        self.listened.clear()
+        self.refused.clear()
+        self.follow = self.cast_plan = None
+        self.rest_to = 0.0
+
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.state, env.action_masks()
         self.params = env.engine.params
-        if int(s.steps[0]) < self.last_step:  # a new game: nothing listened to yet
-            self.listened.clear()
-            self.rest_to = 0.0
+        if int(s.steps[0]) == 0 or int(s.steps[0]) < self.last_step:
+            self.new_game()
         self.last_step = int(s.steps[0])
         if s.sel_member[0] >= 0:  # an item is selected: do what it was selected for
             plan, self.follow = self.follow, None

@@ -149,3 +149,40 @@ def test_random_legal_policy_over_100_seeds():
                 assert "episode_stats" in info
                 break
     assert ends == 100
+
+
+def test_scripted_agent_forgets_the_last_game_when_a_new_one_starts():
+    """A playtest worker hands one agent many games: what it listened at, was refused, had
+    selected or was casting in one game must not steer the next (a refusal remembered at
+    step 10 would still block the same plan at step 30 of the next game)."""
+    env = DelveEnv(**DEPTH2)
+    agent = ScriptedAgent()
+    env.reset(seed=0)
+    agent.listened.add((1, 0))
+    agent.refused[("power", 2, 0, None)] = 10
+    agent.refused[(0, 0, 0)] = 10
+    agent.follow, agent.cast_plan, agent.rest_to, agent.last_step = (0, 0, 0), (2, 0, None), 0.9, 0
+    agent.act(env)
+    assert not agent.listened and not agent.refused
+    assert agent.follow is None and agent.cast_plan is None and agent.rest_to == 0.0
+
+
+def test_scripted_agent_plays_a_seed_the_same_after_another_game():
+    """The same agent object plays seed 1 alike fresh and after a whole game of seed 0."""
+
+    def actions(agent, seed):
+        env = DelveEnv(**DEPTH2)
+        env.reset(seed=seed)
+        out = []
+        for _ in range(5000):
+            a = agent.act(env)
+            out.append(a)
+            _, _, te, tr, _ = env.step(a)
+            if te or tr:
+                return out
+        raise AssertionError("the run did not end")
+
+    fresh = actions(ScriptedAgent(), 1)
+    agent = ScriptedAgent()
+    actions(agent, 0)
+    assert actions(agent, 1) == fresh
