@@ -167,22 +167,19 @@ class ScriptedAgent:
         self.ration_target = ration_target  # buy rations in stores up to this many
         self.rest_below = rest_below  # rest when someone stands below this share of their ceiling
         self.book = book  # take the book on the way up (it starts the hunt, RUN-6)
-        self.follow = None  # (member, slot, follow-up) of the item just selected
-        self.refused = {}  # (member, slot, follow-up) -> the step it was refused at
-        self.cast_plan = None  # (member, power, target action or None) being used
-        self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
-        self.last_step = 0  # the step count last seen (a smaller one is a new game)
+        self.last_step = 0  # the step count last seen (0 or a smaller one is a new game)
         self.fit_for_band = 0.9  # with a band heard inside, rest to this share first
-        self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
         self.bribe_odds = (30, 20)  # least bribe chance: when in danger, against eaters
+        self.new_game()
 
     def new_game(self) -> None:
         """Forget the last game: what was listened at, refused, selected or being cast. A game
         plays the same whatever this agent played before it (a playtest worker plays many)."""
-        self.listened.clear()
-        self.refused.clear()
-        self.follow = self.cast_plan = None
-        self.rest_to = 0.0
+        self.follow = None  # (member, slot, follow-up) of the item just selected
+        self.refused = {}  # (member, slot, follow-up) -> the step it was refused at
+        self.cast_plan = None  # (member, power, target action or None) being used
+        self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
+        self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
 
     def act(self, env) -> int:
         env = env.unwrapped
