@@ -18,6 +18,7 @@ from delve_env.engine.core.actions import (
     A_STAIRS,
     A_USE,
     A_WEAR,
+    NUM_ACTIONS,
     action_name,
     select_action,
 )
@@ -254,6 +255,18 @@ def no_vaults(env: DelveEnv) -> DelveEnv:
     env.state.keeper_seen[0] = env.state.keeper_given[0] = (1 << NUM_KEEPER_EVENTS) - 1
     env.engine.refresh(ONE)
     return env
+
+
+def random_policy_net(seed: int, scale: float, hidden: int = 8):
+    """A `PolicyNet` of random weights (`hidden` wide): a policy to play with, untrained."""
+    from delve_env.policy import WEIGHTS, PolicyNet, inputs
+
+    x, rng = inputs(), np.random.default_rng(seed)
+    shapes = {"embed": (x.cat_rows, hidden), "num_w": (hidden, len(x.num_at)),
+              "num_b": (hidden,), "body_w": (hidden, hidden), "body_b": (hidden,),
+              "pi_w": (NUM_ACTIONS, hidden), "pi_b": (NUM_ACTIONS,), "v_w": (1, hidden),
+              "v_b": (1,)}  # fmt: skip
+    return PolicyNet({k: rng.normal(0, scale, shapes[k]) for k in WEIGHTS})
 
 
 # Hand-set scenes take as many time-free actions in a row as they need (selections, chests,

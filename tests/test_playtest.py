@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from conftest import random_policy_net
 
 from delve_env.tools import playtest
 from delve_env.tools.cli import main
@@ -115,14 +116,9 @@ def test_playtest_plays_a_trained_policy_batched_the_same_games_as_alone(kind, t
 
     from delve_env.engine.outputs.layout import KEYS
     from delve_env.env import DelveEnv
-    from delve_env.policy import WEIGHTS, PolicyNet, choose, inputs, uniforms
+    from delve_env.policy import choose, uniforms
 
-    rng = np.random.default_rng(2)
-    x = inputs()
-    shapes = {"embed": (x.cat_rows, 8), "num_w": (8, len(x.num_at)), "num_b": (8,),
-              "body_w": (8, 8), "body_b": (8,), "pi_w": (257, 8), "pi_b": (257,),
-              "v_w": (1, 8), "v_b": (1,)}  # fmt: skip
-    policy = PolicyNet({k: rng.normal(0, 0.5, shapes[k]) for k in WEIGHTS})
+    policy = random_policy_net(2, 0.5)
     path = tmp_path / "policy.zip"
     policy.save(path)
     config = {"difficulty": "easy", "depth": 2, "max_steps": 60}

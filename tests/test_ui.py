@@ -7,6 +7,8 @@ import select
 import subprocess
 import sys
 
+from conftest import random_policy_net
+
 from agents.scripted import ScriptedAgent
 from delve_env import DelveEnv
 from delve_env.engine.core.actions import A_ATTACK, A_LUCK, A_MOVE, A_WAIT, NUM_ACTIONS
@@ -176,17 +178,12 @@ def test_p_hands_a_turn_to_the_shipped_policy_and_shows_its_three_likeliest(monk
     import numpy as np
 
     from delve_env import policy
-    from delve_env.policy import WEIGHTS, PolicyNet, inputs
 
     monkeypatch.setattr(policy, "SHIPPED", tmp_path)
     ui = PlayUI(DelveEnv(difficulty="easy", depth=2), seed=1)
     ui.key("p")
     assert ui.steps == 0 and "no trained policy ships for difficulty 'easy'" in ui.log[-1]
-    x, rng = inputs(), np.random.default_rng(0)
-    shapes = {"embed": (x.cat_rows, 8), "num_w": (8, len(x.num_at)), "num_b": (8,),
-              "body_w": (8, 8), "body_b": (8,), "pi_w": (257, 8), "pi_b": (257,),
-              "v_w": (1, 8), "v_b": (1,)}  # fmt: skip
-    PolicyNet({k: rng.normal(0, 1, shapes[k]) for k in WEIGHTS}).save(tmp_path / "easy.zip")
+    random_policy_net(0, 1.0).save(tmp_path / "easy.zip")
     for turn in range(3):
         p = policy.Agent(policy.shipped("easy"), 1, sampled=False).probabilities(ui.env)
         best = int(np.argmax(p))
