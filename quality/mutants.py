@@ -696,7 +696,7 @@ MUTANTS: tuple[Mutant, ...] = (
     mu("spells.py", "elif j == N_WATER:\n        heal(s, e, t, roll(rng, e, 1))",
       "elif j == N_WATER:\n        heal(s, e, t, randint(rng, e, 6))",
       "tests/test_names.py", "create water heals 0..5, not 1d6 (the lower bound)"),
-    mu("step.py", "s.book_floor[e] = (depth + 1) // 2", "s.book_floor[e] = depth // 2 + 1",
+    mu("dungeon.py", "s.book_floor[e] = (depth + 1) // 2", "s.book_floor[e] = depth // 2 + 1",
       f"{QUEST} -k run_2_the_book", "the book one floor deeper at an even depth (right at odd D)"),
 )
 # fmt: on
