@@ -67,7 +67,7 @@ def sb3_speed(task: str, config: dict, timesteps: int, device: str) -> tuple[flo
     from training.tasks import task_defaults
     from training.train_ppo import policy_kwargs
 
-    hp = task_defaults(task)
+    hp = task_defaults(task, trainer="sb3")
     venv = DelveSB3VecEnv(hp.num_envs, seed=0, **config)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=hp.n_steps, batch_size=hp.batch_size,
                         n_epochs=hp.n_epochs, policy_kwargs=policy_kwargs("cnn", hp.net),

@@ -192,3 +192,22 @@ def test_the_curriculum_is_off_for_sub_tasks_and_when_asked():
     assert curriculum("Delve-v0", {"depth": 3}, replace(game, start_depth=3)) == [{"depth": 3}]
     assert curriculum("Delve-v0", {}, replace(game, curriculum=False)) == [{}]
     assert curriculum("Delve-Combat-v0", {"task": "combat"}, game) == [{"task": "combat"}]
+
+
+def test_the_locks_learn_at_a_larger_step_for_the_default_trainer_only(tmp_path):
+    """The vault row's rate (1e-3) is the default trainer's; `--trainer sb3` keeps its own on
+    every task, and `--learning-rate` overrides either (run.json records what was used)."""
+    from training.tasks import SB3_LEARNING_RATE, task_defaults
+
+    assert task_defaults("Delve-Vault-v0").learning_rate == 1e-3
+    assert task_defaults("Delve-Vault-v0", quick=True).learning_rate == 1e-3
+    assert task_defaults("Delve-v0").learning_rate == 3e-4
+    for task in ("Delve-Vault-v0", "Delve-v0", "Delve-Combat-v0"):
+        assert task_defaults(task, trainer="sb3").learning_rate == SB3_LEARNING_RATE == 3e-4
+    for trainer, rate, given in (("ppo", 1e-3, []), ("sb3", 3e-4, []),
+                                 ("ppo", 5e-4, ["--learning-rate", "5e-4"])):  # fmt: skip
+        out = tmp_path / f"{trainer}-{rate}"
+        argv = ["train", "Delve-Vault-v0", "--quick", "--trainer", trainer, "--out", str(out)]
+        assert cli.main(argv + given) == 0
+        run = json.loads((out / "run.json").read_text())
+        assert run["hyperparameters"]["learning_rate"] == rate

@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(str(err))
     if args.quick and args.max_steps is None:
         config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
-    hp = task_defaults(args.task, args.quick)
+    hp = task_defaults(args.task, args.quick, args.trainer)
     keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
             "eval_episodes", "learning_rate", "ent_coef")  # fmt: skip
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
