@@ -23,7 +23,7 @@ baseline run, once per distinct test selection, unless --no-baseline).
 
 It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
 median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 220
-take about an hour on a busy 2-core machine; run it under `nice`. Some test files are
+take about 22 minutes with `--jobs 2` on 2 cores. Some test files are
 slow interpreted (tests/test_vaults.py whole takes over 10 minutes), so those mutants name
 the tests that matter with `-k`. `--compiled` runs the tests compiled instead, each mutant with its own empty
 NUMBA_CACHE_DIR (numba's cache does not notice a changed callee, so a shared cache would
