@@ -16,15 +16,19 @@ from delve_env.engine.core.tables import EXPLORE, KING_SLOT
 DEPTH2 = {"difficulty": "easy", "depth": 2}
 
 
-def play_scripted(env: DelveEnv, seed: int, until=None, max_steps: int = 5000):
-    """The scripted agent plays from reset(seed) until the episode ends or `until(state)`;
-    returns the last step's (reward, terminated, truncated, info), or None if `until` hit."""
-    agent = ScriptedAgent()
+def play_scripted(env: DelveEnv, seed: int, until=None, max_steps: int = 5000, agent=None,
+                  actions: list | None = None):  # fmt: skip
+    """The scripted agent (`agent`, else a new one) plays from reset(seed) until the episode
+    ends or `until(state)`, appending each action to `actions` if given; returns the last
+    step's (reward, terminated, truncated, info), or None if `until` hit."""
+    agent = agent or ScriptedAgent()
     env.reset(seed=seed)
     for _ in range(max_steps):
         if until is not None and until(env.state):
             return None
         a = agent.act(env)
+        if actions is not None:
+            actions.append(a)
         assert env.action_masks()[a], f"the scripted agent chose masked action {a}"
         _, r, te, tr, info = env.step(a)
         assert not info["invalid_action"]
@@ -171,16 +175,9 @@ def test_scripted_agent_plays_a_seed_the_same_after_another_game():
     """The same agent object plays seed 1 alike fresh and after a whole game of seed 0."""
 
     def actions(agent, seed):
-        env = DelveEnv(**DEPTH2)
-        env.reset(seed=seed)
         out = []
-        for _ in range(5000):
-            a = agent.act(env)
-            out.append(a)
-            _, _, te, tr, _ = env.step(a)
-            if te or tr:
-                return out
-        raise AssertionError("the run did not end")
+        play_scripted(DelveEnv(**DEPTH2), seed, agent=agent, actions=out)
+        return out
 
     fresh = actions(ScriptedAgent(), 1)
     agent = ScriptedAgent()
