@@ -538,55 +538,98 @@ def potential(scene) -> float:
 
 
 def test_the_progress_potential_going_down(scene_factory):
-    """Tiles seen; the deepest floor's stair down once seen, and each pace nearer it (checked
-    at two distances); taking the stairs from it changes nothing but the tiles seen."""
+    """Tiles seen; the deepest floor's stair down opened (its map or a deeper one held),
+    then seen, and each pace nearer it (checked at two distances);
+    taking the stairs from it changes nothing but the tiles seen."""
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     scene.act(A_STAIRS)
     seen = int(s.stat_tiles[0])
-    tiles = 0.0002 * seen - 0.01 * int(s.stat_eaten[0])  # and rations eaten
+    food = 0.01 * (min(int(s.rations[0]), 30) - int(s.stat_eaten[0]))  # held up to 30, eaten
+    tiles = 0.0002 * seen + food
     x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
     s.fog[0, 1, y, x] = 0
-    s.maps_held[0] |= 2  # MAP-5: the stair down opens
-    assert potential(scene) == pytest.approx(tiles)  # not seen
+    assert potential(scene) == pytest.approx(tiles)  # shut, not seen
+    for maps in (2, 4):  # MAP-5: this floor's map, or a deeper one, opens the stair down
+        s.maps_held[0] = maps
+        assert potential(scene) == pytest.approx(tiles + 0.15), maps  # not seen
     s.fog[0, 1, y, x] = 1
     s.maps_held[0] = 0
-    assert potential(scene) == pytest.approx(tiles)  # seen, closed
+    assert potential(scene) == pytest.approx(tiles)  # seen, shut
     s.maps_held[0] |= 2
     for dx in (3, 8):
         s.x[0], s.y[0] = x - dx, y
-        assert potential(scene) == pytest.approx(tiles + 0.05 + 0.002 * (50 - dx))
+        assert potential(scene) == pytest.approx(tiles + 0.15 + 0.05 + 0.002 * (50 - dx))
     s.x[0], s.y[0] = x, y
     before = potential(scene)
-    assert before == pytest.approx(tiles + 0.15)
+    assert before == pytest.approx(tiles + 0.3)
     scene.act(A_STAIRS)
     assert s.floor[0] == 2
     new_tiles = 0.0002 * (int(s.stat_tiles[0]) - seen)
     assert potential(scene) == pytest.approx(before + new_tiles)  # stair term 0 on floor 2
     s.has_book[0] = True
     assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
-    s.rations[0] += 40  # rations held are not progress
-    assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
+    base = before + new_tiles + 0.3 - 0.01 * min(int(s.rations[0]), 30)  # less those held
+    for held, counted in ((12, 12), (25, 25), (70, 30)):  # 0.01 a ration held, up to 30
+        s.rations[0] = held
+        assert potential(scene) == pytest.approx(base + 0.01 * counted), held
     for members in (4, 2):  # a meal: 0.01 a ration eaten, one a standing member
         eaten = int(s.stat_eaten[0])
         s.hp[0, members:MAX_MEMBERS] = 0
         eat_meal(s, 0, make_rng())
         assert int(s.stat_eaten[0]) == eaten + members
-    assert potential(scene) == pytest.approx(before + new_tiles + 0.3 - 0.06)
+    assert potential(scene) == pytest.approx(base + 0.3 - 0.06)  # 64 held: still 30 counted
+    s.rations[0] = 10
+    before_meal = potential(scene)
+    eat_meal(s, 0, make_rng())  # two standing: 2 rations fewer held and 2 more eaten
+    assert potential(scene) == pytest.approx(before_meal - 0.04)
+
+
+def test_the_progress_potential_above_the_deepest_floor(scene_factory):
+    """Above the deepest floor: 0.15 a floor back down to it, less 0.002 a pace nearer the
+    floor's stair down (two floors, two distances); the deepest floor's way on, once opened,
+    counts there too. Going up costs what coming back down pays, and taking the stairs down
+    never lowers the potential."""
+    scene = scene_factory(depth=5, reward_mode="shaped")
+    s = scene.s
+    scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
+    scene.act(A_STAIRS)
+    s.stat_deepest[0] = 3  # floors 1 and 2 left behind: 0.3 each
+    food = 0.01 * (min(int(s.rations[0]), 30) - int(s.stat_eaten[0]))
+    done = 0.0002 * int(s.stat_tiles[0]) + food + 0.3 * 2
+    for f in (2, 0):
+        dx, dy = int(s.stair_down[0, f, 0]), int(s.stair_down[0, f, 1])
+        for away in (0, 9):
+            s.floor[0], s.x[0], s.y[0] = f, dx - away, dy
+            want = done - 0.15 * (3 - f) + 0.002 * (50 - away)
+            assert potential(scene) == pytest.approx(want), (f, away)
+            s.maps_held[0] = 1 << 3  # the deepest floor's map: its way on opened
+            assert potential(scene) == pytest.approx(want + 0.15), (f, away)
+            s.maps_held[0] = 0
+    s.stat_deepest[0], s.floor[0] = 1, 1  # on floor 1, its stair up: up and back down
+    s.x[0], s.y[0] = int(s.stair_up[0, 1, 0]), int(s.stair_up[0, 1, 1])
+    before = potential(scene)
+    scene.act(A_STAIRS)
+    assert s.floor[0] == 0
+    assert potential(scene) == pytest.approx(before - 0.15 + 0.002 * 50)
+    scene.act(A_STAIRS)
+    assert s.floor[0] == 1 and potential(scene) == pytest.approx(before)
 
 
 def test_the_progress_potential_with_the_king(scene_factory):
-    """With the king: 0.3, every floor down counted done, 0.2 a floor climbed and 0.002 a
-    pace nearer the stair up (two floors, two distances)."""
+    """With the king: 0.3, every floor down counted done (0.3 each: its map and its stair
+    reached), 0.2 a floor climbed and 0.002 a pace nearer the stair up (two floors, two
+    distances)."""
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     s.has_king[0] = True
-    tiles = 0.0002 * int(s.stat_tiles[0])
+    s.rations[0] = 7
+    tiles = 0.0002 * int(s.stat_tiles[0]) + 0.07  # and the rations held
     for f, climbed in ((3, 0), (2, 1)):
         ux, uy = int(s.stair_up[0, f, 0]), int(s.stair_up[0, f, 1])
         for dy in (0, 5):
             s.floor[0], s.x[0], s.y[0] = f, ux, uy + dy
-            want = tiles + 0.3 + 0.15 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
+            want = tiles + 0.3 + 0.3 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
             assert potential(scene) == pytest.approx(want), (f, dy)
 
 

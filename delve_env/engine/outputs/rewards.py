@@ -31,18 +31,27 @@ FREE_ACTION_REWARD = -0.002
 
 # The whole game's progress, shaped mode only: a potential whose change each step is added to
 # the reward, so the best policy stays the same (Ng et al. 1999; tasks.task_potential). Going
-# down: tiles seen; on the deepest floor reached, its stair down seen and open (MAP-5) and
-# each pace nearer it (rows + columns, up to 50); each floor left behind counts as its stair reached. The book
-# held; the king in the party; then each floor climbed with him and each pace nearer the stair
-# up. Reaching a stair and taking it never lowers the potential. Rations eaten: a meal costs
-# what it eats, so paces walked to no purpose cost (FOOD-1). Not rations held: the potential
-# is kept at the end, so rations held would pay as a reward, and a policy learned to hoard
-# them (docs/LEARNING.md).
+# down: tiles seen; the deepest floor reached with its stair down opened (its map or a deeper
+# one held, MAP-5), wherever the party is; on that floor, its stair down seen and each pace
+# nearer it (rows + columns, up to 50); each floor left behind counts as its map and its stair
+# reached; on a floor above the deepest, each floor back up costs and each pace nearer the
+# stair down pays. The book held; the king in the party; then each floor climbed with him and
+# each pace nearer the stair up. Taking a stair the way the quest goes never lowers the
+# potential. Rations eaten: a meal costs what it eats, so paces walked to no purpose cost
+# (FOOD-1). Rations held, up to 30: a party deep down with none starves and cannot heal
+# (FOOD-2, FOOD-3); counted without a bound, a policy learned to hoard them, for the potential
+# is kept at the end and paid them as a reward (docs/LEARNING.md).
 GAME_TILE_REWARD = 0.0002
 RATION_REWARD = 0.01
+RATIONS_COUNTED = 30  # rations held count up to this many (the expert ends easy games with 32)
+GAME_MAP_REWARD = 0.15  # the deepest floor's way on opened: its map is what parties fail to find
 GAME_STAIR_SEEN_REWARD = 0.05
 GAME_PACE_REWARD = 0.002  # per pace nearer the stair the party is heading for, up to 50
-FLOOR_DONE_REWARD = GAME_STAIR_SEEN_REWARD + 50 * GAME_PACE_REWARD
+FLOOR_DONE_REWARD = GAME_MAP_REWARD + GAME_STAIR_SEEN_REWARD + 50 * GAME_PACE_REWARD
+# A floor above the deepest costs this, less 0.002 a pace nearer its stair down: more than its
+# 50 paces, so arriving a floor lower never lowers the potential. Without it a party that went
+# up for rations had nothing drawing it back down, and stayed (docs/LEARNING.md).
+BACK_DOWN_REWARD = 50 * GAME_PACE_REWARD + 0.05
 BOOK_HELD_REWARD = 0.3
 KING_HELD_REWARD = 0.3
 CLIMB_REWARD = 0.1  # a floor climbed with the king, beside its 50 paces
@@ -65,7 +74,7 @@ def game_potential(s, e):
     depth = s.floor_visited.shape[1] - 1
     f = int(s.floor[e])
     phi = GAME_TILE_REWARD * s.stat_tiles[e] + BOOK_HELD_REWARD * s.has_book[e]
-    phi -= RATION_REWARD * s.stat_eaten[e]
+    phi += RATION_REWARD * (min(int(s.rations[e]), RATIONS_COUNTED) - s.stat_eaten[e])
     if s.has_king[e]:
         phi += KING_HELD_REWARD + FLOOR_DONE_REWARD * (depth - 1)
         phi += CLIMB_DONE_REWARD * (depth - f)
@@ -74,9 +83,14 @@ def game_potential(s, e):
         return phi
     deepest = int(s.stat_deepest[e])
     phi += FLOOR_DONE_REWARD * max(0, deepest - 1)
+    if f < deepest:  # above the deepest floor (gone up for food, or fled): the way back down
+        phi -= BACK_DOWN_REWARD * (deepest - f)
+        phi += GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_down))
+    if not (0 < deepest < depth and (s.maps_held[e] >> deepest) != 0):
+        return phi  # MAP-5: the deepest floor's stair down is shut, no way on yet
+    phi += GAME_MAP_REWARD
     x, y = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
-    opened = (s.maps_held[e] >> f) != 0  # MAP-5: a closed stair is no way on yet
-    if f == deepest and 0 < f < depth and opened and s.fog[e, f, y, x] != 0:
+    if f == deepest and s.fog[e, f, y, x] != 0:
         phi += GAME_STAIR_SEEN_REWARD + GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_down))
     return phi
 
