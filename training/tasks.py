@@ -70,7 +70,7 @@ class TaskDefaults:
 
 
 # The whole game: sampled curves (a likeliest-action policy loops where it is unsure, LEARNING.md)
-# and a curriculum over the depth; 64 games of 128 steps a rollout. Easy: 2M steps (about 9
+# and a curriculum over the depth; 64 games of 128 steps a rollout. Easy: 2M steps (about 7
 # minutes on 2 cores with the default trainer), normal 4M, hard 6M.
 _GAME = TaskDefaults(2_000_000, 64, 128, 1024, 4, 0.01, 0.997, 100_000, 40, sampled=True,
                      curriculum=True)  # fmt: skip
