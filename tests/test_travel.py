@@ -537,6 +537,11 @@ def potential(scene) -> float:
     return game_potential(scene.s, 0)
 
 
+def food_potential(s) -> float:
+    """The potential's rations: 0.01 a ration held, up to 30, less 0.01 a ration eaten."""
+    return 0.01 * (min(int(s.rations[0]), 30) - int(s.stat_eaten[0]))
+
+
 def test_the_progress_potential_going_down(scene_factory):
     """Tiles seen; the deepest floor's stair down opened (its map or a deeper one held),
     then seen, and each pace nearer it (checked at two distances);
@@ -545,8 +550,7 @@ def test_the_progress_potential_going_down(scene_factory):
     s = scene.s
     scene.act(A_STAIRS)
     seen = int(s.stat_tiles[0])
-    food = 0.01 * (min(int(s.rations[0]), 30) - int(s.stat_eaten[0]))  # held up to 30, eaten
-    tiles = 0.0002 * seen + food
+    tiles = 0.0002 * seen + food_potential(s)
     x, y = int(s.stair_down[0, 1, 0]), int(s.stair_down[0, 1, 1])
     s.fog[0, 1, y, x] = 0
     assert potential(scene) == pytest.approx(tiles)  # shut, not seen
@@ -595,8 +599,7 @@ def test_the_progress_potential_above_the_deepest_floor(scene_factory):
     scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
     scene.act(A_STAIRS)
     s.stat_deepest[0] = 3  # floors 1 and 2 left behind: 0.3 each
-    food = 0.01 * (min(int(s.rations[0]), 30) - int(s.stat_eaten[0]))
-    done = 0.0002 * int(s.stat_tiles[0]) + food + 0.3 * 2
+    done = 0.0002 * int(s.stat_tiles[0]) + food_potential(s) + 0.3 * 2
     for f in (2, 0):
         dx, dy = int(s.stair_down[0, f, 0]), int(s.stair_down[0, f, 1])
         for away in (0, 9):

@@ -89,8 +89,7 @@ def game_potential(s, e):
     if not (0 < deepest < depth and (s.maps_held[e] >> deepest) != 0):
         return phi  # MAP-5: the deepest floor's stair down is shut, no way on yet
     phi += GAME_MAP_REWARD
-    x, y = s.stair_down[e, f, 0], s.stair_down[e, f, 1]
-    if f == deepest and s.fog[e, f, y, x] != 0:
+    if f == deepest and s.fog[e, f, s.stair_down[e, f, 1], s.stair_down[e, f, 0]] != 0:
         phi += GAME_STAIR_SEEN_REWARD + GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_down))
     return phi
 
