@@ -246,3 +246,28 @@ def test_the_shipped_policies_numpy_forward_equals_the_trainer_s_network():
         assert np.allclose(got, want.numpy(), atol=1e-5), name
         assert np.allclose(got_value, value.numpy(), atol=1e-3), name
         assert policy.meta["evaluation"]["games"] == 500 and policy.meta["trainer"] == "ppo"
+
+
+def test_init_starts_training_from_a_trained_policy_and_records_it(tmp_path, capsys):
+    from delve_env.policy import shipped
+    from training.train_ppo import load_init
+
+    start = Net(16)
+    path = tmp_path / "start.zip"
+    start.export({"task": "Delve-Easy-v0", "seed": 7, "timesteps": 5}).save(path)
+    ppo = PPO(task_defaults("Delve-Easy-v0", quick=True), 0, init=PolicyNet.load(path))
+    named = ppo.net.named()
+    assert all(torch.equal(named[k], torch.as_tensor(v)) for k, v in start.weights().items())
+    assert load_init("easy").meta == shipped("easy").meta
+    out = tmp_path / "run"
+    code = cli.main(["train", "Delve-Easy-v0", "--quick", "--init", str(path), "--no-progress",
+                     "--device", "cpu", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    assert PolicyNet.load(out / "model.zip").meta["init"]["seed"] == 7
+    assert json.loads((out / "run.json").read_text())["init"]["timesteps"] == 5
+    for bad, says in ((["--init", str(tmp_path / "missing.zip")], "--init"),
+                      (["--init", "easy", "--trainer", "sb3"], "--init is for the default")):  # fmt: skip
+        assert (
+            cli.main(["train", "Delve-Easy-v0", "--quick", *bad, "--out", str(tmp_path / "x")]) == 2
+        )
+        assert says in capsys.readouterr().err

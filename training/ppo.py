@@ -22,6 +22,7 @@ from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.outputs.layout import OBS_BYTES
+from delve_env.policy import PolicyNet
 from training.net import Net, log_probs_entropy, sample
 
 HIDDEN = {"small": 128, "tiny": 16}  # TaskDefaults.net -> the hidden layers' width
@@ -71,9 +72,10 @@ class PPO:
     Args:
         hp: A `training.tasks.TaskDefaults` row.
         seed: Seeds torch (the network's initial weights and the sampled actions).
+        init: A trained policy to start from (its weights), else new weights.
     """
 
-    def __init__(self, hp, seed: int = 0, device: str = "cpu"):
+    def __init__(self, hp, seed: int = 0, device: str = "cpu", init: PolicyNet | None = None):
         import numba
 
         # the one-hot layer's backward (numba) on as many threads as torch's layers
@@ -81,7 +83,8 @@ class PPO:
         self.hp = hp
         self.device = torch.device(device)
         torch.manual_seed(seed)
-        self.net = Net(HIDDEN[hp.net]).to(self.device)
+        net = Net(HIDDEN[hp.net]) if init is None else Net.from_policy(init)
+        self.net = net.to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=hp.learning_rate, eps=1e-5)
         self.gen = torch.Generator().manual_seed(seed)
         n, t = hp.num_envs, hp.n_steps

@@ -28,7 +28,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from delve_env.config import Config
-from delve_env.engine.core.params import P_DEPTH
+from delve_env.engine.core.params import DIFFICULTIES, P_DEPTH
 from training.tasks import (
     EVAL_SEED,
     QUICK_MAX_STEPS,
@@ -79,6 +79,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--device", default="auto",
                      help="torch device: auto (CUDA when torch sees it, else the CPU), cpu, "
                           "cuda, cuda:1, ...")  # fmt: skip
+    run.add_argument("--init", metavar="POLICY",
+                     help="start from a trained policy: a preset's shipped one (easy, normal, "
+                          "hard) or a model.zip of the default trainer")  # fmt: skip
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--ent-coef", type=float, help="the entropy bonus")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -127,12 +130,32 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(f"--device {args.device}: {err}")
     if args.trainer == "ppo" and args.extractor != "cnn":
         parser.error("--extractor is for --trainer sb3")
+    init = None
+    if args.init is not None:
+        if args.trainer != "ppo":
+            parser.error("--init is for the default trainer (--trainer ppo)")
+        try:
+            init = load_init(args.init)
+        except (OSError, ValueError) as err:
+            parser.error(f"--init {args.init}: {err}")
     progress = args.trainer == "sb3" and not args.no_progress and _has_progress_bar()
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
     train(args.task, config, hp, out, args.seed, args.extractor, progress, args.trainer,
-          str(device))  # fmt: skip
+          str(device), init)  # fmt: skip
     return 0
+
+
+def load_init(name: str):
+    """The policy `--init` names: a preset's shipped policy or a policy file."""
+    from delve_env.policy import PolicyNet, shipped
+
+    return shipped(name) if name in DIFFICULTIES else PolicyNet.load(name)
+
+
+def init_record(init) -> dict:
+    """What a run started from, for run.json and the policy's meta."""
+    return {k: init.meta.get(k) for k in ("task", "config", "seed", "timesteps")}
 
 
 def resolve_device(name: str):
@@ -174,7 +197,8 @@ def stage_keys(config: dict) -> dict:
 
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
-          progress: bool = True, trainer: str = "ppo", device: str = "cpu") -> Path:  # fmt: skip
+          progress: bool = True, trainer: str = "ppo", device: str = "cpu",
+          init=None) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -187,6 +211,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         progress: Show SB3's progress bar.
         trainer: "ppo" (training/ppo.py) or "sb3" (MaskablePPO).
         device: The torch device.
+        init: A `PolicyNet` the default trainer starts from (else new weights).
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -204,7 +229,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
     curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
     run = train_ppo if trainer == "ppo" else train_sb3
     timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
-                                     progress=progress, device=device, started=started)  # fmt: skip
+                                     progress=progress, device=device, started=started,
+                                     init=init)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
@@ -213,6 +239,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
               "extractor": extractor if trainer == "sb3" else None, "device": device,
               "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
               "seconds": round(seconds, 1), "curriculum": schedule,
+              "init": init_record(init) if init is not None else None,
               "baseline_random": baseline, "final": final}  # fmt: skip
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     if trainer == "ppo":  # the policy file carries its own record
@@ -234,15 +261,17 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
 
 
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
-              started: float, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+              started: float, init=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
     """training/ppo.py's learner through the curriculum's stages; returns (timesteps, the
     schedule, the final evaluation)."""
     from training.ppo import PPO, Games, evaluate, write_log_header
 
-    ppo = PPO(hp, seed, device)
+    ppo = PPO(hp, seed, device, init)
     stage = 0
     meta = {"task": task, "config": stages[-1], "trainer": "ppo", "seed": seed,
             "hidden": ppo.net.hidden}  # fmt: skip
+    if init is not None:
+        meta["init"] = init_record(init)
 
     def point(config: dict) -> dict:
         result = evaluate(ppo.net, config, hp.eval_episodes, EVAL_SEED, hp.sampled)
