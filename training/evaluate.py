@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -26,30 +25,11 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
+from delve_env.tools.playtest import wilson
 from delve_env.wrappers import FloatObservation
 from training.tasks import EVAL_SEED, SUBTASKS, resolve_config, task_parser
 
 Policy = Callable[[dict, dict, gym.Env], int]  # (observation, info, env) -> action
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% for the default z).
-
-    Args:
-        wins: Episodes won.
-        n: Episodes played.
-        z: The normal quantile of the confidence level.
-
-    Returns:
-        (low, high); (0.0, 1.0) when n is 0.
-    """
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    center = (p + z * z / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return max(0.0, center - half), min(1.0, center + half)
 
 
 def make_env(task: str, config: dict) -> gym.Env:
