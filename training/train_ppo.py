@@ -5,6 +5,8 @@ delve train Delve-Combat-v0 --floor 2 --timesteps 100000 --out runs/combat2
 delve train Delve-Vault-v0 --quick        (a smoke run: ~2,000 steps, tiny network)
 delve train Delve-Easy-v0 --depth 2 --timesteps 100000 --n-steps 128 --batch-size 512 --n-epochs 10
                                           (the short check: more updates a sample)
+delve train Delve-Hard-v0 --init normal --no-curriculum --timesteps 3000000
+                                          (hard from the shipped normal policy)
 
 Two trainers: `--trainer ppo` (the default, training/ppo.py: PPO over the engine's own
 buffers, its network playable with numpy alone) and `--trainer sb3` (sb3-contrib's
