@@ -11,6 +11,7 @@ from conftest import make_rng, make_scene
 from delve_env import DelveEnv
 from delve_env.engine.core.actions import (
     A_ATTACK,
+    A_AUTOFIGHT,
     A_CANCEL,
     A_CAST,
     A_EXPLORE,
@@ -39,6 +40,7 @@ from delve_env.engine.core.params import (
 )
 from delve_env.engine.core.state import NO_HALL_SPOT, NO_SPOT, ONLY_SPOTS
 from delve_env.engine.core.tables import (
+    CHEST_NONE,
     DOOR,
     EV_SECRET,
     EXPLORE,
@@ -213,13 +215,16 @@ def test_a_walk_keeps_the_searchs_work_arrays_for_every_pace():
 
 def goalless_floors(rng_seed: int):
     """`part_explored_floors` with no explore goal left (the floor's map held, every room
-    entered): each yielded twice, as it is and with every wall beside a hall searched out (the
-    rooms' are left), as (state, where, searched_out); put back as it was afterwards."""
+    entered, no band left in one): each yielded twice, as it is and with every wall beside a
+    hall searched out (the rooms' are left), as (state, where, searched_out); put back as it
+    was afterwards."""
     for s, where in part_explored_floors(rng_seed):
         f = int(s.floor[0])
-        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy()]
+        kept = [s.maps_held[0].copy(), s.room_entered[0].copy(), s.searched[0].copy(),
+                s.band_kind[0].copy()]  # fmt: skip
         s.maps_held[0] |= 1 << f
         s.room_entered[0, f] = True
+        s.band_kind[0, f] = -1
         yield s, where, False
         walk = np.isin(s.tiles[0, f], (HALL, DOOR, STAIR_DOWN, STAIR_UP))
         hall = walk & (s.room_of[0, f] < 0) & (s.fog[0, f] != 0)
@@ -227,7 +232,7 @@ def goalless_floors(rng_seed: int):
             beside = np.roll(np.roll(hall, int(DY[d]), 0), int(DX[d]), 1)
             s.searched[0][beside] = SEARCH_TRIES
         yield s, where, True
-        s.maps_held[0], s.room_entered[0], s.searched[0] = kept
+        s.maps_held[0], s.room_entered[0], s.searched[0], s.band_kind[0] = kept
 
 
 def test_walking_down_the_spot_field_takes_the_searchs_first_pace():
@@ -314,7 +319,8 @@ def shortest(s, goal) -> int:
 
 def explore_goals(s) -> list:
     """Explore's goals as docs/RULES.md words them: remembered walkable tiles of a known
-    room not entered, and, while the floor's map is not held, beside an unseen tile."""
+    room not entered or whose band was fled, and, while the floor's map is not held, beside
+    an unseen tile."""
     f = int(s.floor[0])
     fog, tiles, rooms = s.fog[0, f], s.tiles[0, f], s.room_of[0, f]
     held = (int(s.maps_held[0]) >> f) & 1
@@ -324,7 +330,8 @@ def explore_goals(s) -> list:
             continue
         r = int(rooms[y, x])
         unseen = any(fog[y + int(DY[d]), x + int(DX[d])] == 0 for d in range(4))
-        if (r >= 0 and not s.room_entered[0, f, r]) or (not held and unseen):
+        fled = r >= 0 and s.band_kind[0, f, r, 0] >= 0
+        if (r >= 0 and not s.room_entered[0, f, r]) or fled or (not held and unseen):
             goals.append((int(x), int(y)))
     return goals
 
@@ -372,6 +379,8 @@ def quiet_floor(scene) -> tuple[int, int]:
     s.room_items[0, f] = 0
     s.room_pages[0, f] = -1
     s.room_map[0, f] = False
+    s.room_chest[0, f] = CHEST_NONE
+    s.book_room[0] = -1  # (the book too)
     scene.p[P_HALL_WANDER] = scene.p[P_JUNCTION_WANDER] = 0.0
     return int(s.stair_down[0, f, 0]), int(s.stair_down[0, f, 1])
 
@@ -416,6 +425,40 @@ def test_rest_waits_until_no_one_can_heal(scene):
     s.hp[0, 0] = s.ceiling[0, 0] - 2
     s.rations[0] = 0  # FOOD-3: no rations, no healing
     assert not scene.legal(A_REST)
+
+
+def test_explore_walks_back_to_a_room_whose_band_was_fled():
+    """A room entered and fled (its band still there) stays a goal of explore: on a floor
+    with nothing else left, explore walks to its door, stops there, and steps in on the next
+    (the band fights). Once its band is beaten, explore has no goal there."""
+    for seed, nth in ((4, 0), (4, 2), (6, 1)):
+        scene = make_scene(seed=seed)
+        env, s = scene.env, scene.s
+        quiet_floor(scene)
+        f = int(s.floor[0])
+        s.searched[0] = 255  # every wall searched: no search spot either
+        s.ways_known[0] = 0
+        assert not scene.legal(A_EXPLORE)
+        paces = paces_from(s, [(int(s.x[0]), int(s.y[0]))])  # (a room behind a secret door: -1)
+        reached = [
+            r for r in range(int(s.num_rooms[0, f])) if (paces[s.room_of[0, f] == r] > 0).any()
+        ]
+        room = reached[nth]
+        s.band_kind[0, f, room, 0], s.band_hp[0, f, room, 0] = 0, 200  # fled from: still there
+        s.ways_known[0] = 0
+        assert scene.legal(A_EXPLORE)
+        want = int(paces[(s.room_of[0, f] == room) & (paces > 0)].min()) - 1  # one short: the door
+        _, _, _, _, info = env.step(A_EXPLORE)
+        assert info["paces"] == want and at_new_door(s, 0), (seed, room)
+        assert s.mode[0] == EXPLORE and s.room_of[0, f, s.y[0], s.x[0]] < 0
+        _, _, _, _, info = env.step(A_EXPLORE)
+        assert info["paces"] == 1 and s.mode[0] == FIGHT and s.fight_room[0] == room
+        s.foe_hp[0, 0] = 1  # beaten within a step or two: the room is theirs
+        while s.mode[0] == FIGHT:
+            env.step(A_AUTOFIGHT if env.action_masks()[A_AUTOFIGHT] else A_ATTACK)
+        assert s.band_kind[0, f, room, 0] < 0 and s.mode[0] == EXPLORE
+        assert not env.action_masks()[A_EXPLORE], (seed, room)  # the step's own mask
+        assert not scene.legal(A_EXPLORE)  # and the mask made afresh
 
 
 def test_explore_stops_at_the_door_of_a_room_not_entered(scene):

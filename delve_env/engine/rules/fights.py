@@ -606,6 +606,7 @@ def end_fight_for_room(s, p, e, rng):
     if room >= 0:
         s.band_kind[e, f, room, :] = -1
         s.band_hp[e, f, room, :] = 0
+        s.ways_known[e] = 0  # a room whose band was fled is no goal for explore any more
         free_king(s, p, e, rng)
 
 

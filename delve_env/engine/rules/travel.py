@@ -31,18 +31,21 @@ WALKABLE_CODE[ROOM_MARK:] = True
 
 
 @njit(cache=True, inline="always")
-def is_explore_goal(fog, entered, held, c, W):
-    """Tile c (flat, of a floor W wide: `fog` as a flat view, `entered` its rooms' flags) is
-    one explore walks to: a remembered walkable tile beside an unseen one (while the floor's
-    map is not `held`: with it, what is unseen is rock), or a tile of a known room not yet
-    entered (the party is never in one: a room is entered through its door).
+def is_explore_goal(fog, entered, bands, held, c, W):
+    """Tile c (flat, of a floor W wide: `fog` as a flat view, `entered` its rooms' flags,
+    `bands` their guards' first kinds, -1 none) is one explore walks to: a remembered walkable
+    tile beside an unseen one (while the floor's map is not `held`: with it, what is unseen is
+    rock), or a tile of a known room not yet entered or whose band the party fled (what it
+    guards may be what the run needs: the floor's map, the king). The party is never in such
+    a room while exploring: a room is entered through its door, and a band there fights.
     The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it.
     Written without branches: a search asks it of every tile it reaches, and the answers
     follow no pattern a branch predictor could learn."""
     r = np.int64(fog[c]) - ROOM_MARK
-    unentered = (r >= 0) & (not entered[max(r, 0)])
+    room = max(r, 0)
+    unfinished = (r >= 0) & ((not entered[room]) | (bands[room] >= 0))
     beside_unseen = (fog[c - W] == 0) | (fog[c + 1] == 0) | (fog[c + W] == 0) | (fog[c - 1] == 0)
-    return unentered | ((not held) & beside_unseen)
+    return unfinished | ((not held) & beside_unseen)
 
 
 @njit(cache=True, inline="always")
@@ -138,7 +141,7 @@ def search_first_steps(s, e, ways, want, known, first, queue):
         return False
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     floor, searched, entered = s.fog[e, f], s.searched[e], s.room_entered[e, f]
-    fog = floor.reshape(H * W)
+    fog, bands = floor.reshape(H * W), s.band_kind[e, f, :, 0]
     held = ((s.maps_held[e] >> f) & 1) == 1
     opened = (s.maps_held[e] >> f) != 0  # MAP-5: travel down to a stair that opens
     start = s.y[e] * W + s.x[e]
@@ -171,7 +174,7 @@ def search_first_steps(s, e, ways, want, known, first, queue):
                 need_explore = False
             elif kind == 2 and room_spot < 0:
                 room_spot = c
-        elif need_explore and c != start and is_explore_goal(fog, entered, held, c, W):
+        elif need_explore and c != start and is_explore_goal(fog, entered, bands, held, c, W):
             ways[EXPLORE_TO] = first[c]
             need_explore = no_goal = False
         if need_down and c == down:
@@ -237,13 +240,13 @@ def goal_paces(s, e, grid):
     f = s.floor[e]
     H, W = s.tiles.shape[2], s.tiles.shape[3]
     dist = grid.reshape(H * W)
-    fog, entered = s.fog[e, f].reshape(H * W), s.room_entered[e, f]
+    fog, entered, bands = s.fog[e, f].reshape(H * W), s.room_entered[e, f], s.band_kind[e, f, :, 0]
     held = ((s.maps_held[e] >> f) & 1) == 1
     mark_known_walkable(fog, dist)
     queue = np.empty(H * W, dtype=np.int32)
     tail = 0
     for c in range(W, H * W - W):  # the edge rows are rock
-        if dist[c] == UNREACHED and is_explore_goal(fog, entered, held, c, W):
+        if dist[c] == UNREACHED and is_explore_goal(fog, entered, bands, held, c, W):
             dist[c] = 0
             queue[tail] = c
             tail += 1
@@ -391,7 +394,8 @@ def can_rest(s, e):
 
 @njit(cache=True)
 def at_new_door(s, e):
-    """The party stands on a door of a room it has not entered (to listen, or sneak in)."""
+    """The party stands on a door of a room it has not entered, or whose band it fled (to
+    listen, rest or sneak in)."""
     f, x, y = s.floor[e], s.x[e], s.y[e]
     if s.tiles[e, f, y, x] != DOOR:
         return False
@@ -400,7 +404,7 @@ def at_new_door(s, e):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             r = s.room_of[e, f, ny, nx]
-            if r >= 0 and not s.room_entered[e, f, r]:
+            if r >= 0 and (not s.room_entered[e, f, r] or s.band_kind[e, f, r, 0] >= 0):
                 return True
     return False
 
@@ -410,7 +414,7 @@ def stops_here(s, e, kind, room_before):
     """After one pace: does the walk stop? It stops for anything a player stops for: another
     screen or the end (a fight, a wandering band, a level choice), any event of the pace (a
     new room or floor, hunger and its wound, a secret door...), Sixpence, the door of a room
-    not yet entered, another room with something to take; resting stops once no one can
+    not yet entered or whose band was fled, another room with something to take; resting stops once no one can
     heal. (Walking wounds only by hunger, an event.)"""
     if s.mode[e] != EXPLORE or s.outcome[e] != 0 or s.events[e] != 0 or s.keeper_new[e] != 0:
         return True
