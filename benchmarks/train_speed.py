@@ -47,7 +47,7 @@ def ppo_speed(task: str, config: dict, timesteps: int, device: str) -> tuple[flo
     from training.ppo import PPO, Games, evaluate
     from training.tasks import task_defaults
 
-    hp = task_defaults(task)
+    hp = task_defaults(task, trainer="ppo")
     ppo = PPO(hp, 0, device)
     games = Games(config, hp.num_envs, 0)
     ppo.train(games, 1, None, time.perf_counter(), hp.timesteps)  # warm-up rollout and update

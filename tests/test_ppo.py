@@ -266,7 +266,7 @@ def test_init_starts_training_from_a_trained_policy_and_records_it(tmp_path, cap
     assert PolicyNet.load(out / "model.zip").meta["init"]["seed"] == 7
     assert json.loads((out / "run.json").read_text())["init"]["timesteps"] == 5
     for bad, says in ((["--init", str(tmp_path / "missing.zip")], "--init"),
-                      (["--init", "easy", "--trainer", "sb3"], "--init is for the default")):  # fmt: skip
+                      (["--init", "easy", "--trainer", "sb3"], "--init is for --trainer ppo")):  # fmt: skip
         assert (
             cli.main(["train", "Delve-Easy-v0", "--quick", *bad, "--out", str(tmp_path / "x")]) == 2
         )

@@ -137,6 +137,8 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Combat-v0", "--device", "nope", "--quick"], "--device nope"),
         (["train", "Delve-Combat-v0", "--extractor", "flat", "--quick"], "--trainer sb3"),
         (["train", "Delve-Combat-v0", "--trainer", "jax", "--quick"], "invalid choice"),
+        (["train", "Delve-Combat-v0", "--gamma", "0", "--quick"], "--gamma must be in (0, 1]"),
+        (["train", "Delve-Combat-v0", "--gamma", "1.5", "--quick"], "--gamma must be in (0, 1]"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):
@@ -171,7 +173,7 @@ def test_the_curriculum_goes_one_floor_deeper_at_each_point_that_wins(trainer, t
     hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
                  num_envs=4, n_steps=64, promote_at=0.5)  # fmt: skip
     config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
-    train("Delve-Easy-v0", config, hp, tmp_path, progress=False, trainer=trainer)
+    train("Delve-Easy-v0", config, replace(hp, trainer=trainer), tmp_path, progress=False)
     run = json.loads((tmp_path / "run.json").read_text())
     assert run["curriculum"] == [
         {"timesteps": 0, "depth": 2},
@@ -194,20 +196,40 @@ def test_the_curriculum_is_off_for_sub_tasks_and_when_asked():
     assert curriculum("Delve-Combat-v0", {"task": "combat"}, game) == [{"task": "combat"}]
 
 
-def test_the_locks_learn_at_a_larger_step_for_the_default_trainer_only(tmp_path):
-    """The vault row's rate (1e-3) is the default trainer's; `--trainer sb3` keeps its own on
-    every task, and `--learning-rate` overrides either (run.json records what was used)."""
+def test_the_vault_trains_with_maskableppo_unless_told_and_each_trainer_keeps_its_rate(tmp_path):
+    """Delve-Vault-v0's row names MaskablePPO (it learns the locks far better, LEARNING.md),
+    every other id's training/ppo.py; `--trainer` overrides the row. The vault's rate (1e-3)
+    is training/ppo.py's; `--trainer sb3` keeps its own on every task, and `--learning-rate`
+    overrides either (run.json records what was used)."""
+    from delve_env import IDS
     from training.tasks import SB3_LEARNING_RATE, task_defaults
 
-    assert task_defaults("Delve-Vault-v0").learning_rate == 1e-3
-    assert task_defaults("Delve-Vault-v0", quick=True).learning_rate == 1e-3
+    assert {task: task_defaults(task).trainer for task in IDS} == {
+        task: "sb3" if task == "Delve-Vault-v0" else "ppo" for task in IDS
+    }
+    assert task_defaults("Delve-Vault-v0").learning_rate == SB3_LEARNING_RATE == 3e-4
+    assert task_defaults("Delve-Vault-v0", trainer="ppo").learning_rate == 1e-3
+    assert task_defaults("Delve-Vault-v0", quick=True, trainer="ppo").learning_rate == 1e-3
     assert task_defaults("Delve-v0").learning_rate == 3e-4
     for task in ("Delve-Vault-v0", "Delve-v0", "Delve-Combat-v0"):
-        assert task_defaults(task, trainer="sb3").learning_rate == SB3_LEARNING_RATE == 3e-4
-    for trainer, rate, given in (("ppo", 1e-3, []), ("sb3", 3e-4, []),
+        assert task_defaults(task, trainer="sb3").learning_rate == SB3_LEARNING_RATE
+    for trainer, rate, given in ((None, 3e-4, []), ("ppo", 1e-3, []), ("sb3", 3e-4, []),
                                  ("ppo", 5e-4, ["--learning-rate", "5e-4"])):  # fmt: skip
         out = tmp_path / f"{trainer}-{rate}"
-        argv = ["train", "Delve-Vault-v0", "--quick", "--trainer", trainer, "--out", str(out)]
+        chosen = ["--trainer", trainer] if trainer else []
+        argv = ["train", "Delve-Vault-v0", "--quick", *chosen, "--no-progress", "--out", str(out)]
         assert cli.main(argv + given) == 0
         run = json.loads((out / "run.json").read_text())
+        assert run["trainer"] == (trainer or "sb3")
+        assert run["hyperparameters"]["trainer"] == run["trainer"]
         assert run["hyperparameters"]["learning_rate"] == rate
+
+
+@pytest.mark.parametrize("gamma", [0.9, 0.999])
+def test_gamma_given_is_the_one_trained_with(gamma, tmp_path):
+    """`--gamma` replaces the row's discount (0.99 for combat); run.json records it."""
+    out = tmp_path / "run"
+    argv = ["train", "Delve-Combat-v0", "--floor", "1", "--quick", "--gamma", str(gamma),
+            "--out", str(out)]  # fmt: skip
+    assert cli.main(argv) == 0
+    assert json.loads((out / "run.json").read_text())["hyperparameters"]["gamma"] == gamma

@@ -42,10 +42,12 @@ class TaskDefaults:
             time a curve point's win rate reaches `promote_at`, up to the config's depth.
         start_depth: The curriculum's first depth.
         promote_at: The win rate that moves the curriculum on.
-        learning_rate: Adam's step size (the default trainer lowers it linearly to 0; `--trainer
+        learning_rate: Adam's step size (training/ppo.py lowers it linearly to 0; `--trainer
             sb3` keeps SB3_LEARNING_RATE).
         gae_lambda, clip, vf_coef, max_grad_norm: PPO's advantage estimate, ratio clip,
             value loss weight and gradient norm cap.
+        trainer: The trainer `delve train` uses unless `--trainer` says: "ppo"
+            (training/ppo.py) or "sb3" (sb3-contrib's MaskablePPO).
     """
 
     timesteps: int
@@ -67,6 +69,7 @@ class TaskDefaults:
     clip: float = 0.2
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
+    trainer: str = "ppo"
 
 
 # The whole game: sampled curves (a likeliest-action policy loops where it is unsure, LEARNING.md)
@@ -78,10 +81,13 @@ DEFAULTS: dict[str, TaskDefaults] = {
     "Delve-v0": replace(_GAME, timesteps=4_000_000),
     "Delve-Easy-v0": _GAME,
     "Delve-Hard-v0": replace(_GAME, timesteps=6_000_000),
-    # the locks collapse to one repeated action with less entropy and fewer epochs, and the
-    # default trainer learns them at a larger step size (LEARNING.md)
+    # the locks collapse to one repeated action with less entropy and fewer epochs;
+    # MaskablePPO's CNN learns them from far fewer samples than training/ppo.py's network,
+    # which needs a larger step size (1e-3) to learn them at all (LEARNING.md)
     "Delve-Vault-v0": replace(
-        TaskDefaults(300_000, 16, 128, 512, 10, 0.05, 0.99, 20_000, 40), learning_rate=1e-3
+        TaskDefaults(300_000, 16, 128, 512, 10, 0.05, 0.99, 20_000, 40),
+        learning_rate=1e-3,
+        trainer="sb3",
     ),
     "Delve-Explore-v0": TaskDefaults(1_000_000, 16, 256, 1024, 4, 0.01, 0.995, 50_000, 10),
     "Delve-Combat-v0": TaskDefaults(200_000, 16, 64, 256, 4, 0.01, 0.99, 10_000, 100),
@@ -162,10 +168,12 @@ def resolve_config(args: argparse.Namespace) -> dict:
 SB3_LEARNING_RATE = 3e-4
 
 
-def task_defaults(task: str, quick: bool = False, trainer: str = "ppo") -> TaskDefaults:
-    """The table's settings for `task` and `trainer` ("ppo" or "sb3"), or the --quick preset."""
+def task_defaults(task: str, quick: bool = False, trainer: str | None = None) -> TaskDefaults:
+    """The table's settings for `task` and `trainer` ("ppo" or "sb3"; default: the row's own),
+    or the --quick preset."""
     hp = DEFAULTS[task]
-    if trainer == "sb3":
+    hp = replace(hp, trainer=trainer or hp.trainer)
+    if hp.trainer == "sb3":
         hp = replace(hp, learning_rate=SB3_LEARNING_RATE)
     return replace(hp, **QUICK) if quick else hp
 

@@ -8,10 +8,10 @@ delve train Delve-Easy-v0 --depth 2 --timesteps 100000 --n-steps 128 --batch-siz
 delve train Delve-Hard-v0 --init normal --no-curriculum --timesteps 3000000
                                           (hard from the shipped normal policy)
 
-Two trainers: `--trainer ppo` (the default, training/ppo.py: PPO over the engine's own
-buffers, its network playable with numpy alone) and `--trainer sb3` (sb3-contrib's
-MaskablePPO through the SB3 adapter). Defaults per task come from training/tasks.py (shaped
-reward). OUT receives model.zip, checkpoints/, progress.csv (the training log), curve.csv and
+Two trainers: `--trainer ppo` (training/ppo.py: PPO over the engine's own buffers, its
+network playable with numpy alone; the default) and `--trainer sb3` (sb3-contrib's MaskablePPO
+through the SB3 adapter; the default for Delve-Vault-v0, whose locks it learns far better).
+Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip, checkpoints/, progress.csv (the training log), curve.csv and
 curve.png (periodic evaluation on held-out seeds, the random-legal baseline as a line: the
 whole game samples the policy's actions, sub-tasks take the likeliest) and run.json (config,
 settings, the curriculum's schedule, baseline, final evaluation). The whole game trains on a
@@ -74,8 +74,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--out", type=Path, help="output folder (default runs/<task>...)")
     run.add_argument("--quick", action="store_true",
                      help="tiny run: ~2,000 steps, 4 envs, tiny network, 2-episode evals")  # fmt: skip
-    run.add_argument("--trainer", choices=("ppo", "sb3"), default="ppo",
-                     help="ppo: training/ppo.py (default); sb3: sb3-contrib's MaskablePPO")  # fmt: skip
+    run.add_argument("--trainer", choices=("ppo", "sb3"),
+                     help="ppo: training/ppo.py; sb3: sb3-contrib's MaskablePPO (default: the "
+                          "task's row, sb3 for Delve-Vault-v0, else ppo)")  # fmt: skip
     run.add_argument("--threads", type=int,
                      help="torch threads (default: every core for ppo, 1 for sb3)")  # fmt: skip
     run.add_argument("--device", default="auto",
@@ -83,9 +84,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                           "cuda, cuda:1, ...")  # fmt: skip
     run.add_argument("--init", metavar="POLICY",
                      help="start from a trained policy: a preset's shipped one (easy, normal, "
-                          "hard) or a model.zip of the default trainer")  # fmt: skip
+                          "hard) or a model.zip of --trainer ppo")  # fmt: skip
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--ent-coef", type=float, help="the entropy bonus")
+    run.add_argument("--gamma", type=float, help="the discount factor, in (0, 1]")
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
                      help="whole game: start at depth 2, one floor deeper at each curve point "
@@ -111,7 +113,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
             "eval_episodes", "learning_rate", "ent_coef")  # fmt: skip
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
-    threads = args.threads or (os.cpu_count() or 1 if args.trainer == "ppo" else 1)
+    threads = args.threads or (os.cpu_count() or 1 if hp.trainer == "ppo" else 1)
     if threads < 1:
         parser.error("--threads must be positive")
     for key, value in overrides.items():
@@ -120,7 +122,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             parser.error(f"--{key.replace('_', '-')} must be {least}")
     if args.promote_at is not None and not 0 < args.promote_at <= 1:
         parser.error("--promote-at must be in (0, 1]")
-    for key in ("curriculum", "promote_at", "sampled"):
+    if args.gamma is not None and not 0 < args.gamma <= 1:
+        parser.error("--gamma must be in (0, 1]")
+    for key in ("curriculum", "promote_at", "sampled", "gamma"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
@@ -130,21 +134,20 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         device = resolve_device(args.device)
     except (RuntimeError, ValueError) as err:
         parser.error(f"--device {args.device}: {err}")
-    if args.trainer == "ppo" and args.extractor != "cnn":
+    if hp.trainer == "ppo" and args.extractor != "cnn":
         parser.error("--extractor is for --trainer sb3")
     init = None
     if args.init is not None:
-        if args.trainer != "ppo":
-            parser.error("--init is for the default trainer (--trainer ppo)")
+        if hp.trainer != "ppo":
+            parser.error("--init is for --trainer ppo")
         try:
             init = load_init(args.init)
         except (OSError, ValueError) as err:
             parser.error(f"--init {args.init}: {err}")
-    progress = args.trainer == "sb3" and not args.no_progress and _has_progress_bar()
+    progress = hp.trainer == "sb3" and not args.no_progress and _has_progress_bar()
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
-    train(args.task, config, hp, out, args.seed, args.extractor, progress, args.trainer,
-          str(device), init)  # fmt: skip
+    train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init)
     return 0
 
 
@@ -199,25 +202,25 @@ def stage_keys(config: dict) -> dict:
 
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
-          progress: bool = True, trainer: str = "ppo", device: str = "cpu",
-          init=None) -> Path:  # fmt: skip
+          progress: bool = True, device: str = "cpu", init=None) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
         task: A registered id.
         config: Its env config (`resolve_config`).
-        hp: Its `TaskDefaults` row (possibly overridden).
+        hp: Its `TaskDefaults` row (possibly overridden); `hp.trainer` picks the trainer, "ppo"
+            (training/ppo.py) or "sb3" (MaskablePPO).
         out: The output folder.
         seed: Seeds the training envs (slot i plays seed + i first) and PPO.
         extractor: "cnn" or "flat" (sb3).
         progress: Show SB3's progress bar.
-        trainer: "ppo" (training/ppo.py) or "sb3" (MaskablePPO).
         device: The torch device.
-        init: A `PolicyNet` the default trainer starts from (else new weights).
+        init: A `PolicyNet` training/ppo.py starts from (else new weights).
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
 
+    trainer = hp.trainer
     out = Path(out)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     what = f"extractor {extractor}, " if trainer == "sb3" else ""
