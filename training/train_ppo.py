@@ -11,9 +11,9 @@ delve train Delve-Hard-v0 --init normal --no-curriculum --timesteps 3000000
 Two trainers: `--trainer ppo` (training/ppo.py: PPO over the engine's own buffers, its
 network playable with numpy alone; the default) and `--trainer sb3` (sb3-contrib's MaskablePPO
 through the SB3 adapter; the default for Delve-Vault-v0, whose locks it learns far better).
-Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip, checkpoints/, progress.csv (the training log), curve.csv and
-curve.png (periodic evaluation on held-out seeds, the random-legal baseline as a line: the
-whole game samples the policy's actions, sub-tasks take the likeliest) and run.json (config,
+Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
+checkpoints/, progress.csv (the training log), curve.csv and curve.png (periodic evaluation
+on held-out seeds, the random-legal baseline as a line: the whole game samples the policy's actions, sub-tasks take the likeliest) and run.json (config,
 settings, the curriculum's schedule, baseline, final evaluation). The whole game trains on a
 curriculum: depth 2 first, one floor deeper each time a curve point wins 30%, up to the
 config's depth.

@@ -31,19 +31,25 @@ WALKABLE_CODE[ROOM_MARK:] = True
 
 
 @njit(cache=True, inline="always")
+def is_room_left(entered, bands, r):
+    """Room r (of a floor: `entered` its rooms' flags, `bands` their guards' first kinds, -1
+    none) still draws explore: not yet entered, or its band fled (what it guards may be what
+    the run needs: the floor's map, the king)."""
+    return (not entered[r]) | (bands[r] >= 0)
+
+
+@njit(cache=True, inline="always")
 def is_explore_goal(fog, entered, bands, held, c, W):
     """Tile c (flat, of a floor W wide: `fog` as a flat view, `entered` its rooms' flags,
     `bands` their guards' first kinds, -1 none) is one explore walks to: a remembered walkable
     tile beside an unseen one (while the floor's map is not `held`: with it, what is unseen is
-    rock), or a tile of a known room not yet entered or whose band the party fled (what it
-    guards may be what the run needs: the floor's map, the king). The party is never in such
-    a room while exploring: a room is entered through its door, and a band there fights.
+    rock), or a tile of a known room left to explore (`is_room_left`). The party is never in
+    such a room while exploring: a room is entered through its door, and a band there fights.
     The floor's edge is rock (floors.py), so a walkable tile's neighbours are on it.
     Written without branches: a search asks it of every tile it reaches, and the answers
     follow no pattern a branch predictor could learn."""
     r = np.int64(fog[c]) - ROOM_MARK
-    room = max(r, 0)
-    unfinished = (r >= 0) & ((not entered[room]) | (bands[room] >= 0))
+    unfinished = (r >= 0) & is_room_left(entered, bands, max(r, 0))
     beside_unseen = (fog[c - W] == 0) | (fog[c + 1] == 0) | (fog[c + W] == 0) | (fog[c - 1] == 0)
     return unfinished | ((not held) & beside_unseen)
 
@@ -404,7 +410,7 @@ def at_new_door(s, e):
         nx, ny = x + DX[d], y + DY[d]
         if 0 <= nx < W and 0 <= ny < H:
             r = s.room_of[e, f, ny, nx]
-            if r >= 0 and (not s.room_entered[e, f, r] or s.band_kind[e, f, r, 0] >= 0):
+            if r >= 0 and is_room_left(s.room_entered[e, f], s.band_kind[e, f, :, 0], r):
                 return True
     return False
 
@@ -414,8 +420,8 @@ def stops_here(s, e, kind, room_before):
     """After one pace: does the walk stop? It stops for anything a player stops for: another
     screen or the end (a fight, a wandering band, a level choice), any event of the pace (a
     new room or floor, hunger and its wound, a secret door...), Sixpence, the door of a room
-    not yet entered or whose band was fled, another room with something to take; resting stops once no one can
-    heal. (Walking wounds only by hunger, an event.)"""
+    not yet entered or whose band was fled, another room with something to take; resting
+    stops once no one can heal. (Walking wounds only by hunger, an event.)"""
     if s.mode[e] != EXPLORE or s.outcome[e] != 0 or s.events[e] != 0 or s.keeper_new[e] != 0:
         return True
     if kind == REST:
