@@ -1,11 +1,12 @@
 """Determinism: the same seed gives the same game, byte for byte, everywhere.
 
 Per seed, one sha256 over every step's (observation bytes, reward, terminated, truncated, mask,
-events) for 20 seeds x 10^4 steps (`delve_env/checks/determinism.py` documents the record and the policy).
-The digests must be identical across two fresh envs, a reset with the same seed, spawned and
-forked processes, different PYTHONHASHSEEDs, batch sizes 1/4/16/64, the SB3 adapter, rendering
-on (ansi and rgb_array) and off, and the pure-Python engine (NUMBA_DISABLE_JIT=1); and they must equal the golden
-digests committed in tests/golden/*.json, so that any change to the dynamics is deliberate.
+events) for 10^4 steps (`delve_env/checks/determinism.py` documents the record and the policy).
+The golden runs' 20 seeds must equal the digests committed in tests/golden/*.json, so that any
+change to the dynamics is deliberate; and a few of those seeds must give the same digests across
+two fresh envs, a reset with the same seed, spawned and forked processes, different
+PYTHONHASHSEEDs, batch sizes 1/4/16/64, the SB3 adapter, rendering on (ansi and rgb_array) and
+off, and the pure-Python engine (NUMBA_DISABLE_JIT=1).
 
 Changed a rule on purpose? Regenerate the golden files and say which rule changed in the
 commit message:
@@ -62,7 +63,11 @@ def golden(name: str, part: str = "digests") -> dict[str, str]:
 
 
 def against_golden(name: str, digests: dict[str, str]) -> list[str]:
-    return determinism.mismatches(digests, golden(name))
+    """Seeds whose digests differ from the committed ones. The golden tests play all 20 seeds;
+    the checks of the same games elsewhere (processes, renders, batches) play a few of them."""
+    committed = golden(name)
+    assert digests and set(digests) <= set(committed), sorted(digests)
+    return determinism.mismatches(digests, {seed: committed[seed] for seed in digests})
 
 
 def run_subprocess(args: list[str], **env) -> subprocess.Popen:
@@ -116,14 +121,13 @@ def test_golden_digests(name):
 
 @pytest.mark.nojit
 @pytest.mark.parametrize("name", sorted(determinism.GOLDEN_RUNS))
-def test_golden_digests_of_three_seeds_observation_included(name):
-    """Seeds 4-6 of every golden run, 10^4 steps each, equal the committed digests, the
+def test_golden_digests_of_two_seeds_observation_included(name):
+    """Seeds 4 and 5 of every golden run, 10^4 steps each, equal the committed digests, the
     observation bytes included. The nojit slice runs it interpreted: the compiled and the
     interpreted engine are one program, field for field."""
     env_id, config = determinism.GOLDEN_RUNS[name]
-    digests = determinism.digest_vector(env_id, range(4, 7), STEPS, config=config)
-    committed = {seed: d for seed, d in golden(name).items() if seed in digests}
-    assert len(committed) == 3 and not determinism.mismatches(digests, committed)
+    digests = determinism.digest_vector(env_id, range(4, 6), STEPS, config=config)
+    assert len(digests) == 2 and not against_golden(name, digests)
 
 
 def test_golden_runs_reach_autoresets():
@@ -143,28 +147,30 @@ def test_golden_runs_reach_autoresets():
 
 
 def test_fresh_env_and_reset_with_the_same_seed():
-    """A fresh `gym.make` env plays seeds 0..19 as the golden run does; the same env, dirty,
+    """A fresh `gym.make` env plays seeds 0..4 as the golden run does; the same env, dirty,
     played again in reverse order (reset with the same seeds) plays them identically."""
     env = gym.make("Delve-v0")
+    seeds = range(5)
     assert not against_golden(
-        "Delve-v0", determinism.digest_single("Delve-v0", SEEDS, STEPS, env=env)
+        "Delve-v0", determinism.digest_single("Delve-v0", seeds, STEPS, env=env)
     )
-    again = determinism.digest_single("Delve-v0", reversed(SEEDS), STEPS, env=env)
+    again = determinism.digest_single("Delve-v0", reversed(seeds), STEPS, env=env)
     assert not against_golden("Delve-v0", again)
 
 
 @pytest.mark.parametrize("mode", ["ansi", "rgb_array"])
 def test_rendering_changes_nothing(mode):
-    """With a render mode and `render()` called every 50 steps the games are the same."""
+    """With a render mode and `render()` called every 50 steps the games (seeds 0..2) are
+    the same."""
     env = gym.make("Delve-v0", render_mode=mode)
-    digests = determinism.digest_single("Delve-v0", SEEDS, STEPS, env=env, render_every=50)
+    digests = determinism.digest_single("Delve-v0", range(3), STEPS, env=env, render_every=50)
     assert not against_golden("Delve-v0", digests)
 
 
 def test_spawned_processes():
-    """Two fresh envs, each in its own spawned process (10 seeds each)."""
+    """Two fresh envs, each in its own spawned process (3 seeds each)."""
     ctx = mp.get_context("spawn")
-    halves = [range(0, 10), range(10, 20)]
+    halves = [range(0, 3), range(3, 6)]
     with ctx.Pool(2) as pool:
         parts = pool.starmap(
             determinism.digest_single,
@@ -178,26 +184,26 @@ def test_spawned_processes():
 def test_forked_processes_at_batch_size_1():
     """Batch size 1 (one vector env of one slot per seed), in two forked processes."""
     ctx = mp.get_context("fork")
-    halves = [range(0, 10), range(10, 20)]
+    halves = [range(0, 3), range(3, 6)]
     with ctx.Pool(2) as pool:
         parts = pool.starmap(determinism.digest_vector, [("Delve-v0", h, STEPS, 1) for h in halves])
     digests = {k: v for part in parts for k, v in part.items()}
     assert not against_golden("Delve-v0", digests)
 
 
-@pytest.mark.parametrize("batch", [4, 16, 64])
-def test_batch_sizes(batch):
-    """Slot i of a batch of N plays seed b + i exactly as it plays alone (slots of a batch of
-    16 or 64 beyond seed 19 are played but not compared)."""
+@pytest.mark.parametrize("batch, seeds", [(4, range(8)), (16, range(16)), (64, SEEDS)])
+def test_batch_sizes(batch, seeds):
+    """Slot i of a batch of N plays seed b + i exactly as it plays alone (slots of the batch of
+    64 beyond seed 19 are played but not compared)."""
     assert not against_golden(
-        "Delve-v0", determinism.digest_vector("Delve-v0", SEEDS, STEPS, batch)
+        "Delve-v0", determinism.digest_vector("Delve-v0", seeds, STEPS, batch)
     )
 
 
 def test_separate_processes_with_different_hash_seeds():
-    """Fresh interpreters with PYTHONHASHSEED 0 and 4242 give the golden digests; the same
-    subprocess with one planted change (negative control) differs on that seed alone."""
-    args = ["--id", "Delve-v0", "--seeds", "0:20", "--steps", str(STEPS)]
+    """Fresh interpreters with PYTHONHASHSEED 0 and 4242 give the golden digests (seeds 0..5);
+    the same subprocess with one planted change (negative control) differs on that seed alone."""
+    args = ["--id", "Delve-v0", "--seeds", "0:6", "--steps", str(STEPS)]
     procs = [run_subprocess(args, PYTHONHASHSEED=h) for h in ("0", "4242")]
     planted = run_subprocess([*args, "--perturb", "5:3000"], PYTHONHASHSEED="7")
     for proc, hashseed in zip(procs, ("0", "4242")):
@@ -213,8 +219,8 @@ def test_sb3_adapter_same_games():
     of 500 steps, so that every seed ends and restarts about 20 times."""
     pytest.importorskip("stable_baselines3")
     env_id, config = determinism.GOLDEN_RUNS[SHORT]
-    sb3 = determinism.digest_sb3(env_id, SEEDS, STEPS, config=config)
-    vector = determinism.digest_vector(env_id, SEEDS, STEPS, config=config, lite=True)
+    sb3 = determinism.digest_sb3(env_id, range(6), STEPS, config=config)
+    vector = determinism.digest_vector(env_id, range(6), STEPS, config=config, lite=True)
     assert not determinism.mismatches(sb3, vector)
 
 
@@ -265,8 +271,8 @@ def test_negative_control_rule_change_breaks_golden():
     def hook(venv, call):
         venv.engine.params[P_MEAL_PACES] = 60
 
-    digests = determinism.digest_vector("Delve-v0", SEEDS, STEPS, hook=hook)
-    assert len(against_golden("Delve-v0", digests)) >= 15
+    digests = determinism.digest_vector("Delve-v0", range(5), STEPS, hook=hook)
+    assert len(against_golden("Delve-v0", digests)) >= 4
 
 
 def test_negative_control_slots_sharing_state():

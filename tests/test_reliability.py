@@ -57,14 +57,15 @@ def assert_clean(rep) -> None:
 # ===========================================================================================
 
 
-def test_soak_mask_respecting_100_slots_x_10k_steps():
-    """10^6 legal random steps of Delve-v0 (100 seeds x 10^4 steps in the native vector env):
+def test_soak_mask_respecting_100_slots_x_2k_steps():
+    """2 x 10^5 legal random steps of Delve-v0 (100 seeds x 2,000 steps in the native vector env;
+    `delve soak` runs the long ones):
     no exception, every observation in its space with its exact dtype, finite rewards,
     non-empty masks, and every invariant of `invariants.InvariantChecker` after every step; on the
     way it enters stores and statues, opens chests, bathes, trades and practises."""
-    rep = soak.soak_vector("Delve-v0", slots=100, calls=10_000, seed=0, agent="legal")
+    rep = soak.soak_vector("Delve-v0", slots=100, calls=2_000, seed=0, agent="legal")
     assert_clean(rep)
-    assert rep.steps >= 100 * 10_000 - 100 * rep.episodes
+    assert rep.steps >= 100 * 2_000 - 100 * rep.episodes
     assert rep.fights > 1000, "the soak should spend real time in fights"
     # issue 9: random play reaches every room feature and the economy, invariants and all
     for what in ("stores", "statues", "chests", "traps", "baths", "bought", "sold", "bouts"):
@@ -73,26 +74,27 @@ def test_soak_mask_respecting_100_slots_x_10k_steps():
 
 @pytest.mark.parametrize("env_id", [i for i in delve_env.IDS if i != "Delve-v0"])
 def test_soak_mask_respecting_other_ids(env_id):
-    rep = soak.soak_vector(env_id, slots=100, calls=2_000, seed=1, agent="legal")
+    rep = soak.soak_vector(env_id, slots=25, calls=1_000, seed=1, agent="legal")
     assert_clean(rep)
 
 
 def test_soak_short_games_with_deaths_and_autoresets():
-    """A lone wizard on hard, shaped rewards, games capped at 300 steps: hundreds of
-    truncations, losses and autoresets inside one soak."""
+    """A lone wizard on hard, shaped rewards, games capped at 300 steps: a hundred
+    truncations and hundreds of losses and autoresets inside one soak."""
     config = {"party": ("wizard",), "max_steps": 300, "reward_mode": "shaped"}
-    rep = soak.soak_vector("Delve-Hard-v0", slots=100, calls=3_000, seed=2, config=config)
+    rep = soak.soak_vector("Delve-Hard-v0", slots=100, calls=1_000, seed=2, config=config)
     assert_clean(rep)
-    assert rep.truncated > 100 and rep.episodes == rep.terminated + rep.truncated
+    assert rep.truncated > 50 and rep.terminated > 200
+    assert rep.episodes == rep.terminated + rep.truncated
 
 
 def test_soak_mask_ignoring_strict_vector():
     """Uniform actions over the whole space with invalid_action="raise": each call with a
     masked action of a live slot raises ValueError naming that slot, action and mode, and
     leaves state, observations and masks untouched."""
-    rep = soak.soak_vector("Delve-v0", slots=100, calls=3_000, seed=3, agent="strict")
+    rep = soak.soak_vector("Delve-v0", slots=50, calls=1_000, seed=3, agent="strict")
     assert_clean(rep)
-    assert rep.refusals > 2_500
+    assert rep.refusals > 800
 
 
 @pytest.mark.parametrize("agent", ["legal", "noop", "strict"])
@@ -100,12 +102,12 @@ def test_soak_single_env_through_gym_make(agent):
     """The user's path (gym.make, with Gymnasium's checker wrappers): Python float rewards,
     Python bool flags, a bool (A,) non-empty mask, observations in the space; masked actions
     are no-ops that keep the clock (noop) or raise and change nothing (strict)."""
-    rep = soak.soak_single("Delve-v0", seeds=range(2), steps=1_500, agent=agent)
+    rep = soak.soak_single("Delve-v0", seeds=range(2), steps=600, agent=agent)
     assert_clean(rep)
     if agent == "noop":
-        assert rep.noops > 1_000
+        assert rep.noops > 800
     if agent == "strict":
-        assert rep.refusals > 1_000
+        assert rep.refusals > 800
 
 
 # --- negative controls: each soak check fires on a planted defect ----------------------------
@@ -933,7 +935,7 @@ def test_env_save_state_load_state_round_trip():
 
 TestDelveMachine = DelveMachine.TestCase
 TestDelveMachine.settings = settings(
-    max_examples=60,
+    max_examples=30,
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
