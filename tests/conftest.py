@@ -3,7 +3,14 @@ situations by writing the engine's state arrays (env 0 of a batch of one)."""
 
 from __future__ import annotations
 
+import os
 import sys
+
+# `pytest -n auto` runs one worker a core: a trainer's torch and OpenMP threads stay on their
+# worker's core and wait without spinning (a spinning pool takes the core another worker needs).
+# Set before torch or numba starts a pool; the tests' `delve train` calls pass `--threads 1`.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numba
 import numpy as np

@@ -217,7 +217,8 @@ def test_the_vault_trains_with_maskableppo_unless_told_and_each_trainer_keeps_it
                                  ("ppo", 5e-4, ["--learning-rate", "5e-4"])):  # fmt: skip
         out = tmp_path / f"{trainer}-{rate}"
         chosen = ["--trainer", trainer] if trainer else []
-        argv = ["train", "Delve-Vault-v0", "--quick", *chosen, "--no-progress", "--out", str(out)]
+        argv = ["train", "Delve-Vault-v0", "--quick", *chosen, "--threads", "1", "--no-progress",
+                "--out", str(out)]  # fmt: skip
         assert cli.main(argv + given) == 0
         run = json.loads((out / "run.json").read_text())
         assert run["trainer"] == (trainer or "sb3")
@@ -230,6 +231,6 @@ def test_gamma_given_is_the_one_trained_with(gamma, tmp_path):
     """`--gamma` replaces the row's discount (0.99 for combat); run.json records it."""
     out = tmp_path / "run"
     argv = ["train", "Delve-Combat-v0", "--floor", "1", "--quick", "--gamma", str(gamma),
-            "--out", str(out)]  # fmt: skip
+            "--threads", "1", "--out", str(out)]  # fmt: skip
     assert cli.main(argv) == 0
     assert json.loads((out / "run.json").read_text())["hyperparameters"]["gamma"] == gamma
