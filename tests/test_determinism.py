@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 import gymnasium as gym
-import numba
 import numpy as np
 import pytest
 
@@ -224,21 +223,12 @@ def test_sb3_adapter_same_games():
     assert not determinism.mismatches(sb3, vector)
 
 
-@pytest.mark.nojit
 @pytest.mark.parametrize("env_id", sorted(delve_env.IDS))
 def test_pure_python_engine_matches_compiled(env_id):
     """NUMBA_DISABLE_JIT=1 (a subprocess) gives the compiled engine's digests, observation
-    bytes included, for every id: 2 seeds x 400 steps, vector and single env. In the nojit
-    slice this process is the interpreted engine and the compiled one runs in the subprocess."""
+    bytes included, for every id: 2 seeds x 400 steps, vector and single env. (The nojit slice
+    compares the interpreted engine with the golden digests: tests marked nojit.)"""
     args = ["--id", env_id, "--seeds", "0:2", "--steps", "400"]
-    if numba.config.DISABLE_JIT:
-        got = result(run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="0"))
-        assert got["jit_disabled"] == "0"
-        vec = determinism.digest_vector(env_id, range(2), 400)
-        single = determinism.digest_single(env_id, range(2), 400)
-        assert not determinism.mismatches(vec, got["digests"])
-        assert not determinism.mismatches(single, got["digests"])
-        return
     vec = run_subprocess([*args, "--runner", "vector"], NUMBA_DISABLE_JIT="1")
     single = run_subprocess([*args, "--runner", "single"], NUMBA_DISABLE_JIT="1")
     compiled = determinism.digest_vector(env_id, range(2), 400)
