@@ -202,8 +202,8 @@ def test_quick_run_of_each_trainer_on_each_id_trains_saves_loads_and_evaluates(
 ):
     extra = ARGS.get(task, [])
     out = tmp_path / "run"
-    code = cli.main(["train", task, *extra, "--quick", "--trainer", trainer, "--threads", "1", "--no-progress",
-                     "--device", "cpu", "--out", str(out)])  # fmt: skip
+    code = cli.main(["train", task, *extra, "--quick", "--trainer", trainer, "--threads", "1",
+                     "--no-progress", "--device", "cpu", "--out", str(out)])  # fmt: skip
     assert code == 0
     run = json.loads((out / "run.json").read_text())
     assert run["trainer"] == trainer and run["timesteps"] >= 2048
@@ -260,8 +260,8 @@ def test_init_starts_training_from_a_trained_policy_and_records_it(tmp_path, cap
     assert all(torch.equal(named[k], torch.as_tensor(v)) for k, v in start.weights().items())
     assert load_init("easy").meta == shipped("easy").meta
     out = tmp_path / "run"
-    code = cli.main(["train", "Delve-Easy-v0", "--quick", "--init", str(path), "--threads", "1", "--no-progress",
-                     "--device", "cpu", "--out", str(out)])  # fmt: skip
+    code = cli.main(["train", "Delve-Easy-v0", "--quick", "--init", str(path), "--threads", "1",
+                     "--no-progress", "--device", "cpu", "--out", str(out)])  # fmt: skip
     assert code == 0
     assert PolicyNet.load(out / "model.zip").meta["init"]["seed"] == 7
     assert json.loads((out / "run.json").read_text())["init"]["timesteps"] == 5

@@ -59,7 +59,7 @@ def assert_clean(rep) -> None:
 
 def test_soak_mask_respecting_100_slots_x_2k_steps():
     """2 x 10^5 legal random steps of Delve-v0 (100 seeds x 2,000 steps in the native vector env;
-    `delve soak` runs the long ones):
+    `delve soak --long` runs 10^7 per id):
     no exception, every observation in its space with its exact dtype, finite rewards,
     non-empty masks, and every invariant of `invariants.InvariantChecker` after every step; on the
     way it enters stores and statues, opens chests, bathes, trades and practises."""

@@ -13,10 +13,10 @@ network playable with numpy alone; the default) and `--trainer sb3` (sb3-contrib
 through the SB3 adapter; the default for Delve-Vault-v0, whose locks it learns far better).
 Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
 checkpoints/, progress.csv (the training log), curve.csv and curve.png (periodic evaluation
-on held-out seeds, the random-legal baseline as a line: the whole game samples the policy's actions, sub-tasks take the likeliest) and run.json (config,
-settings, the curriculum's schedule, baseline, final evaluation). The whole game trains on a
-curriculum: depth 2 first, one floor deeper each time a curve point wins 30%, up to the
-config's depth.
+on held-out seeds, the random-legal baseline as a line: the whole game samples the policy's
+actions, sub-tasks take the likeliest) and run.json (config, settings, the curriculum's
+schedule, baseline, final evaluation). The whole game trains on a curriculum: depth 2 first,
+one floor deeper each time a curve point wins 30%, up to the config's depth.
 """
 
 from __future__ import annotations
