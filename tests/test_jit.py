@@ -65,6 +65,27 @@ def test_a_callee_loaded_from_the_cache_can_then_be_called_from_python(tmp_path)
     assert add(2, 3) == 5  # and Python may call that one too
 
 
+def test_cache_compiled_writes_inner_functions_that_another_process_then_loads(
+    tmp_path, monkeypatch
+):
+    add, caller_literal, caller_array = _define(tmp_path)
+    assert caller_array(np.array([3, 4])) == 7  # add compiled inside it: not in the cache
+    assert not any(n.endswith("add") for n in _cached_files(tmp_path))
+    monkeypatch.setattr(jit, "_DISPATCHERS", [add, caller_literal, caller_array])
+    jit.cache_compiled()  # what each process of warm.py does
+    assert any(n.endswith("add") for n in _cached_files(tmp_path)), _cached_files(tmp_path)
+    add, caller_literal, _ = _define(tmp_path)  # a new process's view
+    assert caller_literal(5) == 13
+    assert sum(add._cache_hits.values()) == 1 and not add._cache_misses  # loaded, not compiled
+
+
+def test_a_part_of_the_parallel_compile_is_named_or_refused():
+    from delve_env.engine.compiled import warm
+
+    with pytest.raises(ValueError, match="unknown part 'steps'.*'reset', 'actions'"):
+        warm.compile_part("steps")
+
+
 def test_the_notice_is_printed_once_before_a_compile_and_never_when_cached(tmp_path, capsys):
     add, caller_literal, _ = _define(tmp_path)
     jit.CompileNotice.said = False

@@ -11,7 +11,8 @@ Two things would make numba's first run slow and its cache large, and this modul
 - Each compiled function carries the machine code of its whole call tree, and numba caches
   every function it compiles, so the cache would hold the engine many times over. Here only a
   function called from Python (an entry point: the batch step, a test's direct call) is
-  written to the cache, when Python first calls it; what it calls lives inside it.
+  written to the cache, when Python first calls it; what it calls lives inside it. Only
+  `cache_compiled` writes the inner ones too, for the processes of a parallel compile (warm.py).
 
 `CompileNotice` says on stderr that the engine is being compiled, before a first run does it.
 """
@@ -93,6 +94,14 @@ def njit(fn=None, **options):
     return disp
 
 
+def cache_compiled() -> None:
+    """Write every engine function compiled in this process to numba's cache, inner ones too,
+    so that another process compiling a caller loads them rather than compiling them again."""
+    for fn in _DISPATCHERS:
+        for sig in list(fn.overloads):
+            fn.compile(sig)
+
+
 def interpreted(fn):
     """The plain Python function behind an engine function (itself when the JIT is off): for
     Python code that reads a few values from a state numba has no compiled version for."""
@@ -145,7 +154,7 @@ class CompileNotice:
                 CompileNotice.said = True
                 sys.stderr.write(
                     "Delve: compiling the game engine with numba, once for this install "
-                    "(a minute or two on 2 cores; later runs load it from numba's cache)\n"
+                    "(a few minutes on 2 cores; later runs load it from numba's cache)\n"
                 )
                 sys.stderr.flush()
             event.register("numba:compile", self.listener)
