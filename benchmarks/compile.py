@@ -1,8 +1,9 @@
 """The first run: how long `delve watch` takes to show its first frame from an empty numba
-cache, the same warm, and how big the cache is after it.
+cache, the same warm, and how big the cache is after it; then CI's parallel compile
+(`python -m delve_env.engine.compiled.warm`) into another empty cache.
 
-    python benchmarks/compile.py            # cold, then warm, in a fresh cache folder
-    python benchmarks/compile.py --tests    # then also the README's test command on that cache
+    python benchmarks/compile.py            # cold, then warm, in a fresh cache folder; warm.py
+    python benchmarks/compile.py --tests    # and the README's test command on each cache
 
 Each command runs in a child process with NUMBA_CACHE_DIR set to a new temporary folder (the
 default cache lives beside the engine's sources). Wall seconds depend on the machine's load;
@@ -48,6 +49,16 @@ def first_frame(cache: Path) -> dict:
             "cpu s": cpu_seconds() - cpu0, "cache MB": folder_mb(cache)}  # fmt: skip
 
 
+def parallel_compile(cache: Path) -> dict:
+    """engine/compiled/warm.py (CI's first step) into the cache folder."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    subprocess.run([sys.executable, "-m", "delve_env.engine.compiled.warm"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)  # fmt: skip
+    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
+            "cache MB": folder_mb(cache)}  # fmt: skip
+
+
 def test_run(cache: Path) -> dict:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     cpu0, t0 = cpu_seconds(), time.perf_counter()
@@ -62,14 +73,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tests", action="store_true", help="also the test command, cold cache")
     args = ap.parse_args(argv)
-    cache = Path(tempfile.mkdtemp(prefix="delve-numba-"))
+    cache, ci_cache = (Path(tempfile.mkdtemp(prefix="delve-numba-")) for _ in range(2))
     try:
         rows = [("delve watch, empty cache", first_frame(cache))]
         rows.append(("delve watch, warm", first_frame(cache)))
         if args.tests:
             rows.append(("pytest -n auto, after watch", test_run(cache)))
+        rows.append(("warm.py, empty cache", parallel_compile(ci_cache)))
+        if args.tests:
+            rows.append(("pytest -n auto, after warm.py", test_run(ci_cache)))
     finally:
-        shutil.rmtree(cache, ignore_errors=True)
+        for folder in (cache, ci_cache):
+            shutil.rmtree(folder, ignore_errors=True)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"python {platform.python_version()}")  # fmt: skip
     for name, row in rows:
