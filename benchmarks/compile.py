@@ -49,24 +49,26 @@ def first_frame(cache: Path) -> dict:
             "cpu s": cpu_seconds() - cpu0, "cache MB": folder_mb(cache)}  # fmt: skip
 
 
-def parallel_compile(cache: Path) -> dict:
-    """engine/compiled/warm.py (CI's first step) into the cache folder."""
+def timed_run(cache: Path, *module: str, check: bool = False):
+    """`python -m MODULE...` on the cache folder: the finished process, and a row of its wall
+    and CPU seconds and the cache's size after it."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     cpu0, t0 = cpu_seconds(), time.perf_counter()
-    subprocess.run([sys.executable, "-m", "delve_env.engine.compiled.warm"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)  # fmt: skip
-    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
-            "cache MB": folder_mb(cache)}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", *module], cwd=ROOT, env=env, check=check,
+                          capture_output=True, text=True)  # fmt: skip
+    return done, {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
+                  "cache MB": folder_mb(cache)}  # fmt: skip
+
+
+def parallel_compile(cache: Path) -> dict:
+    """engine/compiled/warm.py (CI's first step) into the cache folder."""
+    return timed_run(cache, "delve_env.engine.compiled.warm", check=True)[1]
 
 
 def test_run(cache: Path) -> dict:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    cpu0, t0 = cpu_seconds(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto"], cwd=ROOT,
-                          env=env, capture_output=True, text=True)  # fmt: skip
-    tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
-    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
-            "cache MB": folder_mb(cache), "result": tail}  # fmt: skip
+    done, row = timed_run(cache, "pytest", "-n", "auto")
+    row["result"] = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
