@@ -271,3 +271,43 @@ def test_init_starts_training_from_a_trained_policy_and_records_it(tmp_path, cap
             cli.main(["train", "Delve-Easy-v0", "--quick", *bad, "--out", str(tmp_path / "x")]) == 2
         )
         assert says in capsys.readouterr().err
+
+
+def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, capsys):
+    from delve_env import snapshot
+    from training import starts as starts_module
+
+    config = {"difficulty": "easy", "depth": 2, "reward_mode": "shaped"}
+    states = starts_module.collect("Delve-Easy-v0", config, (2,), 2, 100)
+    assert len(states) == 2  # the expert goes down to floor 2 in both games
+    saved = gym.make("Delve-Easy-v0", **config).unwrapped
+    saved.load_state(states[0])
+    assert saved.state.floor[0] == 2 and not saved.state.has_king[0]
+    every = Games(config, 6, 0, states, 1.0)
+    assert (every.engine.state.floor == 2).all() and every.started == 6
+    assert every.engine.state.steps.min() > 0  # the games go on from where the expert was
+    rngs = set(int(r) for r in every.engine.state.rng)
+    assert len(rngs) == 6 and int(saved.state.rng[0]) not in rngs  # each plays out anew
+    none = Games(config, 6, 0)
+    assert (none.engine.state.floor == 0).all() and none.started == 0
+    some = Games(config, 400, 0, states, 0.25)
+    assert 60 < some.started < 140 and (some.engine.state.floor == 2).sum() == some.started
+    every.begin(np.array([True, False, False, False, False, False]))
+    assert every.started == 7
+    # through the command line: the file, its config checked, the run's record
+    path = tmp_path / "starts.npz"
+    assert starts_module.main(["Delve-Easy-v0", "--depth", "2", "--floors", "2", "--games", "1",
+                               "--seed", "100", "--max-steps", "3000", "--out", str(path)]) == 0  # fmt: skip
+    assert len(starts_module.load(path)[0]) == 1
+    out = tmp_path / "run"
+    args = ["train", "Delve-Easy-v0", "--quick", "--threads", "1", "--no-progress", "--device",
+            "cpu", "--no-curriculum", "--max-steps", "3000", "--starts", str(path)]  # fmt: skip
+    assert cli.main([*args, "--depth", "2", "--out", str(out)]) == 0
+    record = json.loads((out / "run.json").read_text())["starts"]
+    assert record == {"file": str(path), "states": 1, "share": 0.5}
+    assert PolicyNet.load(out / "model.zip").meta["starts"]["states"] == 1
+    for bad, says in ((["--depth", "3"], "played under another config (differs in depth)"),
+                      (["--depth", "2", "--start-share", "0"], "--start-share must be in"),
+                      (["--depth", "2", "--trainer", "sb3"], "--starts is for --trainer ppo")):  # fmt: skip
+        assert cli.main([*args, *bad, "--out", str(tmp_path / "x")]) == 2
+        assert says in capsys.readouterr().err

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from delve_env import snapshot
 from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
@@ -33,14 +34,38 @@ LOG_FIELDS = ("timesteps", "seconds", "steps_per_s", "episodes", "win_rate", "me
 
 class Games:
     """The training games: one engine of `num_envs` slots with same-step autoreset (a finished
-    slot's next observation is its new game's first), slot i starting with seed `seed + i`."""
+    slot's next observation is its new game's first), slot i starting with seed `seed + i`.
 
-    def __init__(self, task_config: dict, num_envs: int, seed: int):
+    With `starts` (snapshot bytes of this config, training/starts.py), each new game, the
+    first ones too, begins with chance `start_share` in one of them, drawn at random, on a
+    fresh play RNG (so a start played again plays out anew)."""
+
+    def __init__(self, task_config: dict, num_envs: int, seed: int, starts: list | None = None,
+                 start_share: float = 0.5):  # fmt: skip
         config = Config.from_kwargs(**task_config)
         self.engine = Engine(num_envs, config.params(), config.party_classes())
         self.engine.reset(np.arange(seed, seed + num_envs, dtype=np.uint64),
                           np.ones(num_envs, dtype=np.bool_))  # fmt: skip
         self.no_reset = np.zeros(num_envs, dtype=np.bool_)
+        self.starts, self.start_share = starts or [], start_share
+        self.config = config.snapshot_dict()
+        self.rng = np.random.default_rng(seed)
+        self.started = 0  # games begun in a start
+        self.begin(np.ones(num_envs, dtype=np.bool_))
+
+    def begin(self, new: np.ndarray) -> None:
+        """Put a share of the new games flagged in `new` in a start."""
+        if not self.starts:
+            return
+        which = new & (self.rng.random(len(new)) < self.start_share)
+        eng = self.engine
+        for e in np.flatnonzero(which):
+            data = self.starts[self.rng.integers(len(self.starts))]
+            snapshot.from_bytes(data, eng.state, int(e), config=self.config)
+            eng.state.rng[e] = self.rng.integers(1, 2**63, dtype=np.uint64)
+        if which.any():
+            eng.refresh(which)
+            self.started += int(which.sum())
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rewards, dones, won) of one step; the finished slots start their next games."""
@@ -51,6 +76,7 @@ class Games:
         rewards = eng.rewards.copy()
         if dones.any():
             eng.reset(np.empty(0, dtype=np.uint64), dones)
+            self.begin(dones)
         return rewards, dones, won
 
 

@@ -85,6 +85,11 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--init", metavar="POLICY",
                      help="start from a trained policy: a preset's shipped one (easy, normal, "
                           "hard) or a model.zip of --trainer ppo")  # fmt: skip
+    run.add_argument("--starts", type=Path, metavar="FILE",
+                     help="begin a share of the training games in these states (python -m "
+                          "training.starts), at the config's full depth")  # fmt: skip
+    run.add_argument("--start-share", type=float, default=0.5,
+                     help="the share of training games begun in a start (default 0.5)")  # fmt: skip
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--ent-coef", type=float, help="the entropy bonus")
     run.add_argument("--gamma", type=float, help="the discount factor, in (0, 1]")
@@ -144,11 +149,38 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             init = load_init(args.init)
         except (OSError, ValueError) as err:
             parser.error(f"--init {args.init}: {err}")
+    starts = None
+    if args.starts is not None:
+        if hp.trainer != "ppo":
+            parser.error("--starts is for --trainer ppo")
+        if not 0 < args.start_share <= 1:
+            parser.error("--start-share must be in (0, 1]")
+        try:
+            starts = load_starts(args.starts, config)
+        except (OSError, ValueError, KeyError) as err:
+            parser.error(f"--starts {args.starts}: {err}")
+        starts = (starts, args.start_share, str(args.starts))
     progress = hp.trainer == "sb3" and not args.no_progress and _has_progress_bar()
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
-    train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init)
+    train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init,
+          starts)  # fmt: skip
     return 0
+
+
+def load_starts(path: Path, config: dict) -> list[bytes]:
+    """The starting states of `path` (training/starts.py); ValueError unless they were played
+    under `config`."""
+    from training.starts import load
+
+    states, played = load(path)
+    want = Config.from_kwargs(**config).snapshot_dict()
+    if played != want:
+        differ = sorted(k for k in set(played) | set(want) if played.get(k) != want.get(k))
+        raise ValueError(f"played under another config (differs in {', '.join(differ)})")
+    if not states:
+        raise ValueError("holds no states")
+    return states
 
 
 def load_init(name: str):
@@ -202,7 +234,7 @@ def stage_keys(config: dict) -> dict:
 
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
-          progress: bool = True, device: str = "cpu", init=None) -> Path:  # fmt: skip
+          progress: bool = True, device: str = "cpu", init=None, starts=None) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -216,6 +248,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         progress: Show SB3's progress bar.
         device: The torch device.
         init: A `PolicyNet` training/ppo.py starts from (else new weights).
+        starts: (snapshot bytes, share, where from): training/ppo.py begins that share of
+            the games of the curriculum's last stage in those states.
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -235,7 +269,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
     run = train_ppo if trainer == "ppo" else train_sb3
     timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
                                      progress=progress, device=device, started=started,
-                                     init=init)  # fmt: skip
+                                     init=init, starts=starts)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
@@ -245,6 +279,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
               "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
               "seconds": round(seconds, 1), "curriculum": schedule,
               "init": init_record(init) if init is not None else None,
+              "starts": None if starts is None else {"file": starts[2], "states": len(starts[0]),
+                                                     "share": starts[1]},
               "baseline_random": baseline, "final": final}  # fmt: skip
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     if trainer == "ppo":  # the policy file carries its own record
@@ -266,7 +302,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
 
 
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
-              started: float, init=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+              started: float, init=None, starts=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
     """training/ppo.py's learner through the curriculum's stages; returns (timesteps, the
     schedule, the final evaluation)."""
     from training.ppo import PPO, Games, evaluate, write_log_header
@@ -277,6 +313,8 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
             "hidden": ppo.net.hidden}  # fmt: skip
     if init is not None:
         meta["init"] = init_record(init)
+    if starts is not None:
+        meta["starts"] = {"file": starts[2], "states": len(starts[0]), "share": starts[1]}
 
     def point(config: dict) -> dict:
         result = evaluate(ppo.net, config, hp.eval_episodes, EVAL_SEED, hp.sampled)
@@ -284,7 +322,13 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
 
     point(stages[0])
     schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
-    games = Games(stages[0], hp.num_envs, seed)
+
+    def games_of(stage: int, seed: int) -> Games:
+        if starts is None or stage + 1 < len(stages):
+            return Games(stages[stage], hp.num_envs, seed)
+        return Games(stages[stage], hp.num_envs, seed, starts[0], starts[1])
+
+    games = games_of(0, seed)
     log_file, log = write_log_header(out / "progress.csv")
     with log_file:
         while ppo.num_timesteps < hp.timesteps:
@@ -294,7 +338,7 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
             row = point(stages[stage])
             if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
                 stage += 1  # the curriculum moves on: a new batch of games one floor deeper
-                games = Games(stages[stage], hp.num_envs, seed + ppo.num_timesteps)
+                games = games_of(stage, seed + ppo.num_timesteps)
                 schedule.append({"timesteps": ppo.num_timesteps, **stage_keys(stages[stage])})
                 print(f"curriculum: {stage_keys(stages[stage])} from {ppo.num_timesteps:,} steps")
     final = curve.rows[-1] if stage + 1 == len(stages) else point(stages[-1])
