@@ -274,7 +274,6 @@ def test_init_starts_training_from_a_trained_policy_and_records_it(tmp_path, cap
 
 
 def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, capsys):
-    from delve_env import snapshot
     from training import starts as starts_module
 
     config = {"difficulty": "easy", "depth": 2, "reward_mode": "shaped"}
