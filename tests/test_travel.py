@@ -614,9 +614,9 @@ def test_the_progress_potential_going_down(scene_factory):
     assert s.floor[0] == 2
     new_tiles = 0.0002 * (int(s.stat_tiles[0]) - seen)
     assert potential(scene) == pytest.approx(before + new_tiles)  # stair term 0 on floor 2
-    s.has_book[0] = True  # the book counts only with the king (RUN-6: it starts the hunt)
-    assert potential(scene) == pytest.approx(before + new_tiles)
-    base = before + new_tiles - 0.01 * min(int(s.rations[0]), 30)  # less those held
+    s.has_book[0] = True
+    assert potential(scene) == pytest.approx(before + new_tiles + 0.3)
+    base = before + new_tiles + 0.3 - 0.01 * min(int(s.rations[0]), 30)  # less those held
     for held, counted in ((12, 12), (25, 25), (70, 30)):  # 0.01 a ration held, up to 30
         s.rations[0] = held
         assert potential(scene) == pytest.approx(base + 0.01 * counted), held
@@ -626,8 +626,6 @@ def test_the_progress_potential_going_down(scene_factory):
         eat_meal(s, 0, make_rng())
         assert int(s.stat_eaten[0]) == eaten + members
     assert potential(scene) == pytest.approx(base + 0.3 - 0.06)  # 64 held: still 30 counted
-    s.has_book[0] = False  # nor does losing it, going down
-    assert potential(scene) == pytest.approx(base + 0.3 - 0.06)
     s.rations[0] = 10
     before_meal = potential(scene)
     eat_meal(s, 0, make_rng())  # two standing: 2 rations fewer held and 2 more eaten
@@ -665,9 +663,9 @@ def test_the_progress_potential_above_the_deepest_floor(scene_factory):
 
 
 def test_the_progress_potential_with_the_king(scene_factory):
-    """With the king: 0.3, and 0.3 more with the book; every floor down counted done (0.3
-    each: its map and its stair reached), 0.2 a floor climbed and 0.002 a pace nearer the stair
-    up (two floors, two distances)."""
+    """With the king: 0.3, every floor down counted done (0.3 each: its map and its stair
+    reached), 0.2 a floor climbed and 0.002 a pace nearer the stair up (two floors, two
+    distances)."""
     scene = scene_factory(depth=3, reward_mode="shaped")
     s = scene.s
     s.has_king[0] = True
@@ -677,10 +675,8 @@ def test_the_progress_potential_with_the_king(scene_factory):
         ux, uy = int(s.stair_up[0, f, 0]), int(s.stair_up[0, f, 1])
         for dy in (0, 5):
             s.floor[0], s.x[0], s.y[0] = f, ux, uy + dy
-            for book in (False, True):
-                s.has_book[0] = book
-                want = tiles + 0.3 + 0.3 * book + 0.3 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
-                assert potential(scene) == pytest.approx(want), (f, dy, book)
+            want = tiles + 0.3 + 0.3 * 2 + 0.2 * climbed + 0.002 * (50 - dy)
+            assert potential(scene) == pytest.approx(want), (f, dy)
 
 
 def test_a_finished_run_keeps_its_progress_potential(scene_factory):

@@ -35,10 +35,8 @@ FREE_ACTION_REWARD = -0.002
 # one held, MAP-5), wherever the party is; on that floor, its stair down seen and each pace
 # nearer it (rows + columns, up to 50); each floor left behind counts as its map and its stair
 # reached; on a floor above the deepest, each floor back up costs and each pace nearer the
-# stair down pays. The king in the party, and the book held once he is (the book taken going
-# down starts the hunt the moment he joins, over every floor of the climb, RUN-6; counted
-# before him, it drew a trained policy to take it going down: docs/LEARNING.md); then each
-# floor climbed with him and each pace nearer the stair up. Taking a stair the way the quest goes never lowers the
+# stair down pays. The book held; the king in the party; then each floor climbed with him and
+# each pace nearer the stair up. Taking a stair the way the quest goes never lowers the
 # potential. Rations eaten: a meal costs what it eats, so paces walked to no purpose cost
 # (FOOD-1). Rations held, up to 30: a party deep down with none starves and cannot heal
 # (FOOD-2, FOOD-3); counted without a bound, a policy learned to hoard them, for the potential
@@ -75,11 +73,10 @@ def game_potential(s, e):
     the progress held, and an agent would rather never finish (measured: docs/LEARNING.md)."""
     depth = s.floor_visited.shape[1] - 1
     f = int(s.floor[e])
-    phi = GAME_TILE_REWARD * s.stat_tiles[e]
+    phi = GAME_TILE_REWARD * s.stat_tiles[e] + BOOK_HELD_REWARD * s.has_book[e]
     phi += RATION_REWARD * (min(int(s.rations[e]), RATIONS_COUNTED) - s.stat_eaten[e])
     if s.has_king[e]:
-        phi += KING_HELD_REWARD + BOOK_HELD_REWARD * s.has_book[e]
-        phi += FLOOR_DONE_REWARD * (depth - 1)
+        phi += KING_HELD_REWARD + FLOOR_DONE_REWARD * (depth - 1)
         phi += CLIMB_DONE_REWARD * (depth - f)
         if f > 0:
             phi += GAME_PACE_REWARD * (50 - paces_left(s, e, s.stair_up))
