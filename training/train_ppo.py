@@ -7,6 +7,9 @@ delve train Delve-Easy-v0 --depth 2 --timesteps 100000 --n-steps 128 --batch-siz
                                           (the short check: more updates a sample)
 delve train Delve-Hard-v0 --init normal --no-curriculum --timesteps 3000000
                                           (hard from the shipped normal policy)
+python -m training.starts Delve-Hard-v0 --floors 7 --out runs/hard-starts.npz
+delve train Delve-Hard-v0 --init hard --no-curriculum --starts runs/hard-starts.npz
+                                          (half the games begin where the expert reaches floor 7)
 
 Two trainers: `--trainer ppo` (training/ppo.py: PPO over the engine's own buffers, its
 network playable with numpy alone; the default) and `--trainer sb3` (sb3-contrib's MaskablePPO
