@@ -21,7 +21,7 @@ import numpy as np
 from delve_env import snapshot
 from delve_env.config import Config
 from delve_env.engine.core.tables import LIGHT_OF_LIFE
-from delve_env.policy import PolicyNet, choose, shipped, uniforms
+from delve_env.policy import choose, uniforms
 from delve_env.tools.playtest import wilson
 from delve_env.vector import DelveVectorEnv
 
@@ -125,7 +125,10 @@ def rate(won: np.ndarray) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import gymnasium as gym
+
     from training.starts import collect
+    from training.train_ppo import load_init
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--task", default="Delve-Hard-v0")
@@ -134,12 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=100_000)
     parser.add_argument("--floor", type=int, default=7)
     args = parser.parse_args(argv)
-    config = {"reward_mode": "shaped"}
-    import gymnasium as gym
-
-    config = {**gym.spec(args.task).kwargs, **config}
-    policy = shipped(args.policy) if args.policy in ("easy", "normal", "hard") else None
-    policy = policy or PolicyNet.load(args.policy)
+    config = {**gym.spec(args.task).kwargs, "reward_mode": "shaped"}
+    policy = load_init(args.policy)
     seeds = np.arange(args.seed, args.seed + args.games, dtype=np.uint64)
     mine, won = policy_arrivals(policy, config, seeds, args.floor)
     expert = collect(args.task, config, (args.floor,), args.games, args.seed)

@@ -297,7 +297,7 @@ def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, ca
     path = tmp_path / "starts.npz"
     assert starts_module.main(["Delve-Easy-v0", "--depth", "2", "--floors", "2", "--games", "1",
                                "--seed", "100", "--max-steps", "3000", "--out", str(path)]) == 0  # fmt: skip
-    assert len(starts_module.load(path)[0]) == 1
+    assert len(starts_module.load(path)) == 1
     out = tmp_path / "run"
     args = ["train", "Delve-Easy-v0", "--quick", "--threads", "1", "--no-progress", "--device",
             "cpu", "--no-curriculum", "--max-steps", "3000", "--starts", str(path)]  # fmt: skip
@@ -305,7 +305,7 @@ def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, ca
     record = json.loads((out / "run.json").read_text())["starts"]
     assert record == {"file": str(path), "states": 1, "share": 0.5}
     assert PolicyNet.load(out / "model.zip").meta["starts"]["states"] == 1
-    for bad, says in ((["--depth", "3"], "played under another config (differs in depth)"),
+    for bad, says in ((["--depth", "3"], "made under another config: depth: snapshot 2, this env 3"),
                       (["--depth", "2", "--start-share", "0"], "--start-share must be in"),
                       (["--depth", "2", "--trainer", "sb3"], "--starts is for --trainer ppo")):  # fmt: skip
         assert cli.main([*args, *bad, "--out", str(tmp_path / "x")]) == 2

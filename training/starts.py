@@ -8,13 +8,12 @@ the whole game's state (delve_env/snapshot.py) each time its party first arrives
 there: a policy that meets the fights of the last floors a few times a game meets them in
 every such game, with the party as the expert brings it (docs/LEARNING.md).
 
-The file is an .npz of one uint8 array per state (`state_0`, `state_1`, ...) and `config`,
-the env config's snapshot record, checked when the states are loaded.
+The file is an .npz of one uint8 array per state (`state_0`, `state_1`, ...); each snapshot
+records the config it was played under (`DelveEnv.save_state`), checked when it is loaded.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -45,22 +44,19 @@ def collect(task: str, config: dict, floors: tuple[int, ...], games: int, seed: 
     return starts
 
 
-def save(path: Path, starts: list, config_record: dict) -> None:
-    arrays = {f"state_{i}": np.frombuffer(b, dtype=np.uint8) for i, b in enumerate(starts)}
-    np.savez_compressed(path, config=np.frombuffer(json.dumps(config_record).encode(), np.uint8),
-                        **arrays)  # fmt: skip
+def save(path: Path, starts: list) -> None:
+    np.savez_compressed(path, **{f"state_{i}": np.frombuffer(b, dtype=np.uint8)
+                                 for i, b in enumerate(starts)})  # fmt: skip
 
 
-def load(path: Path) -> tuple[list[bytes], dict]:
-    """(the snapshot bytes, the config record they were played under)."""
+def load(path: Path) -> list[bytes]:
+    """The snapshot bytes of a `save`d file."""
     with np.load(path) as data:
-        config = json.loads(data["config"].tobytes())
         n = sum(1 for k in data.files if k.startswith("state_"))
-        return [data[f"state_{i}"].tobytes() for i in range(n)], config
+        return [data[f"state_{i}"].tobytes() for i in range(n)]
 
 
 def main(argv: list[str] | None = None) -> int:
-    from delve_env.config import Config
     from training.tasks import resolve_config, task_parser
 
     parser = task_parser(__doc__, "python -m training.starts")
@@ -76,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     starts = collect(args.task, config, floors, args.games, args.seed)
-    save(args.out, starts, Config.from_kwargs(**config).snapshot_dict())
+    save(args.out, starts)
     print(f"{len(starts)} starting states from {args.games} games -> {args.out}")
     return 0
 

@@ -172,18 +172,24 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
 
 
 def load_starts(path: Path, config: dict) -> list[bytes]:
-    """The starting states of `path` (training/starts.py); ValueError unless they were played
-    under `config`."""
+    """The starting states of `path` (training/starts.py); ValueError (`SnapshotError`) unless
+    each was played under `config`."""
+    from delve_env import snapshot
     from training.starts import load
 
-    states, played = load(path)
-    want = Config.from_kwargs(**config).snapshot_dict()
-    if played != want:
-        differ = sorted(k for k in set(played) | set(want) if played.get(k) != want.get(k))
-        raise ValueError(f"played under another config (differs in {', '.join(differ)})")
+    states = load(path)
     if not states:
         raise ValueError("holds no states")
+    want = Config.from_kwargs(**config).snapshot_dict()
+    for data in states:
+        snapshot.check_config(snapshot.read_header(data)["meta"], want)
     return states
+
+
+def starts_record(starts) -> dict:
+    """What a run's games began in, for run.json and the policy's meta."""
+    states, share, path = starts
+    return {"file": path, "states": len(states), "share": share}
 
 
 def load_init(name: str):
@@ -282,8 +288,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
               "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
               "seconds": round(seconds, 1), "curriculum": schedule,
               "init": init_record(init) if init is not None else None,
-              "starts": None if starts is None else {"file": starts[2], "states": len(starts[0]),
-                                                     "share": starts[1]},
+              "starts": starts_record(starts) if starts is not None else None,
               "baseline_random": baseline, "final": final}  # fmt: skip
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
     if trainer == "ppo":  # the policy file carries its own record
@@ -317,7 +322,7 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
     if init is not None:
         meta["init"] = init_record(init)
     if starts is not None:
-        meta["starts"] = {"file": starts[2], "states": len(starts[0]), "share": starts[1]}
+        meta["starts"] = starts_record(starts)
 
     def point(config: dict) -> dict:
         result = evaluate(ppo.net, config, hp.eval_episodes, EVAL_SEED, hp.sampled)
