@@ -226,14 +226,23 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list
     Returns:
         One record per seed, in the seeds' order.
     """
-    from .spaces import episode_stats
     from .vector import DelveVectorEnv
 
     seeds = np.asarray(list(seeds), dtype=np.uint64)
-    n = len(seeds)
-    venv = DelveVectorEnv(n, **config)
+    venv = DelveVectorEnv(len(seeds), **config)
     venv.reset(seed=[int(s) for s in seeds])
-    eng = venv.engine
+    return play_out(policy, venv.engine, seeds, sampled, on_end)
+
+
+def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None,
+             watch=None) -> list:  # fmt: skip
+    """Play the game in every slot of engine `eng` to its end, from wherever it stands (`play`
+    after a reset; quality/deep_floors.py from loaded states): slot e samples from stream
+    `streams[e]`; `watch(live slots)`, where given, is called before each step. `policy`,
+    `sampled` and `on_end` as in `play`; returns one record per slot."""
+    from .spaces import episode_stats
+
+    n = eng.num_envs
     returns = np.zeros(n)
     steps = np.zeros(n, dtype=np.int64)
     playing = np.ones(n, dtype=np.bool_)
@@ -242,8 +251,10 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list
     ended = np.zeros(n, dtype=np.bool_)  # a finished game's slot starts anew once, unread
     while playing.any():
         live = np.flatnonzero(playing)
+        if watch is not None:
+            watch(live)
         logits = policy(eng.obs_record[live], eng.masks[live])
-        actions[live] = choose(logits, uniforms(seeds[live], steps[live]) if sampled else None)
+        actions[live] = choose(logits, uniforms(streams[live], steps[live]) if sampled else None)
         eng.step(actions, ended)
         ended[:] = False
         returns[live] += eng.rewards[live]

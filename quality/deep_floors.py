@@ -21,7 +21,7 @@ import numpy as np
 from delve_env import snapshot
 from delve_env.config import Config
 from delve_env.engine.core.tables import LIGHT_OF_LIFE
-from delve_env.policy import choose, uniforms
+from delve_env.policy import play_out
 from delve_env.tools.playtest import wilson
 from delve_env.vector import DelveVectorEnv
 
@@ -42,24 +42,11 @@ def arrival(s, e: int) -> dict:
 
 
 def play(policy, eng, streams: np.ndarray, watch=None) -> np.ndarray:
-    """Play every slot of engine `eng` to its end with the policy (sampled, slot e from
-    stream `streams[e]`), calling `watch(live slots)` before each step; returns who won."""
-    n = eng.num_envs
-    steps, actions = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    playing, ended, won = np.ones(n, np.bool_), np.zeros(n, np.bool_), np.zeros(n, np.bool_)
-    while playing.any():
-        live = np.flatnonzero(playing)
-        if watch is not None:
-            watch(live)
-        logits = policy.logits(eng.obs_record[live], eng.masks[live])
-        actions[live] = choose(logits, uniforms(streams[live], steps[live]))
-        eng.step(actions, ended)
-        ended[:] = False
-        steps[live] += 1
-        for e in live[(eng.terminated | eng.truncated)[live]]:
-            won[e] = eng.state.outcome[e] == 1
-            playing[e], ended[e] = False, True
-    return won
+    """Who wins, each slot of engine `eng` played to its end by the policy (sampled, slot e
+    from stream `streams[e]`; `watch` as `delve_env.policy.play_out` takes it)."""
+    won = play_out(policy.logits, eng, streams, on_end=lambda s, e, steps, cut: s.outcome[e] == 1,
+                   watch=watch)  # fmt: skip
+    return np.array(won, dtype=np.bool_)
 
 
 def policy_arrivals(policy, config: dict, seeds: np.ndarray, floor: int) -> tuple[list, int]:
