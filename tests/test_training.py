@@ -139,6 +139,7 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Combat-v0", "--trainer", "jax", "--quick"], "invalid choice"),
         (["train", "Delve-Combat-v0", "--gamma", "0", "--quick"], "--gamma must be in (0, 1]"),
         (["train", "Delve-Combat-v0", "--gamma", "1.5", "--quick"], "--gamma must be in (0, 1]"),
+        (["train", "Delve-Combat-v0", "--gae-lambda", "1.1", "--quick"], "must be in [0, 1]"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):
@@ -226,11 +227,13 @@ def test_the_vault_trains_with_maskableppo_unless_told_and_each_trainer_keeps_it
         assert run["hyperparameters"]["learning_rate"] == rate
 
 
-@pytest.mark.parametrize("gamma", [0.9, 0.999])
-def test_gamma_given_is_the_one_trained_with(gamma, tmp_path):
-    """`--gamma` replaces the row's discount (0.99 for combat); run.json records it."""
+@pytest.mark.parametrize("gamma, gae_lambda", [(0.9, 0.5), (0.999, 0.99)])
+def test_gamma_and_lambda_given_are_the_ones_trained_with(gamma, gae_lambda, tmp_path):
+    """`--gamma` and `--gae-lambda` replace the row's (0.99 and 0.95 for combat); run.json
+    records them."""
     out = tmp_path / "run"
     argv = ["train", "Delve-Combat-v0", "--floor", "1", "--quick", "--gamma", str(gamma),
-            "--threads", "1", "--out", str(out)]  # fmt: skip
+            "--gae-lambda", str(gae_lambda), "--threads", "1", "--out", str(out)]  # fmt: skip
     assert cli.main(argv) == 0
-    assert json.loads((out / "run.json").read_text())["hyperparameters"]["gamma"] == gamma
+    hp = json.loads((out / "run.json").read_text())["hyperparameters"]
+    assert (hp["gamma"], hp["gae_lambda"]) == (gamma, gae_lambda)

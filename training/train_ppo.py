@@ -96,6 +96,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--ent-coef", type=float, help="the entropy bonus")
     run.add_argument("--gamma", type=float, help="the discount factor, in (0, 1]")
+    run.add_argument("--gae-lambda", type=float,
+                     help="the advantage estimate's lambda, in [0, 1] (0.95)")  # fmt: skip
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
                      help="whole game: start at depth 2, one floor deeper at each curve point "
@@ -132,7 +134,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error("--promote-at must be in (0, 1]")
     if args.gamma is not None and not 0 < args.gamma <= 1:
         parser.error("--gamma must be in (0, 1]")
-    for key in ("curriculum", "promote_at", "sampled", "gamma"):
+    if args.gae_lambda is not None and not 0 <= args.gae_lambda <= 1:
+        parser.error("--gae-lambda must be in [0, 1]")
+    for key in ("curriculum", "promote_at", "sampled", "gamma", "gae_lambda"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
