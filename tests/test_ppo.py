@@ -310,3 +310,46 @@ def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, ca
                       (["--depth", "2", "--trainer", "sb3"], "--starts is for --trainer ppo")):  # fmt: skip
         assert cli.main([*args, *bad, "--out", str(tmp_path / "x")]) == 2
         assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("weight", [1.0, 4.0])
+@pytest.mark.parametrize("book", [False, True])
+def test_outcome_weight_multiplies_the_win_and_the_loss_not_a_game_cut_short(scene, weight, book):
+    """`Games(outcome_weight=W)`: a win pays W x (1, + 0.5 with the book), a loss -W, a game
+    cut short at the step cap 0; each game then starts anew (the scene's sparse reward)."""
+    from delve_env.engine.core.actions import A_STAIRS, A_WAIT
+    from delve_env.engine.core.params import P_MAX_STEPS, P_MEAL_PACES
+    from delve_env.engine.rules.party import join_king
+
+    s = scene.s
+    scene.calm()
+    games = Games({"depth": 2}, 1, 0, outcome_weight=weight)
+    games.engine = scene.env.engine  # the scene's game, set by hand
+    start = scene.save()
+
+    join_king(s, 0, scene.rng(1))
+    s.has_book[0] = book
+    scene.put(1, *(int(v) for v in s.stair_up[0, 1]))
+    rewards, dones, won = games.step(np.array([A_STAIRS]))
+    assert dones[0] and won[0] and rewards[0] == weight * (1.5 if book else 1.0)
+    assert s.outcome[0] == 0 and s.floor[0] == 0  # a new game
+
+    room = next(r for r in range(s.num_rooms[0, 1]) if not s.room_map[0, 1, r])
+    for seed in range(1, 100):  # the last member starves in a room of floor 1 (drawn damage)
+        scene.load(start)
+        scene.clear_band(1, room)
+        scene.stand_in_room(1, room)
+        s.has_book[0] = book
+        s.hp[0, :3] = 0
+        s.hp[0, 3], s.luck[0, 3], s.rations[0] = 1, 0, 0
+        s.meal_clock[0] = scene.p[P_MEAL_PACES] - 1
+        s.rng[0] = scene.rng(seed)[0]
+        rewards, dones, won = games.step(np.array([A_WAIT]))
+        if dones[0]:
+            break
+    assert dones[0] and not won[0] and rewards[0] == -weight
+
+    scene.load(start)
+    s.steps[0] = scene.p[P_MAX_STEPS] - 1
+    rewards, dones, won = games.step(np.array([A_WAIT]))
+    assert dones[0] and not won[0] and rewards[0] == 0.0

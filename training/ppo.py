@@ -23,6 +23,7 @@ from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.outputs.layout import OBS_BYTES
+from delve_env.engine.outputs.rewards import BOOK_BONUS, LOSS_REWARD, WIN_REWARD
 from delve_env.policy import PolicyNet
 from training.net import Net, log_probs_entropy, sample
 
@@ -38,16 +39,21 @@ class Games:
 
     With `starts` (snapshot bytes of this config, training/starts.py), each new game, the
     first ones too, begins with chance `start_share` in one of them, drawn at random, on a
-    fresh play RNG (so a start played again plays out anew)."""
+    fresh play RNG (so a start played again plays out anew).
+
+    With `outcome_weight` W, a game's outcome pays W times the engine's: W x (1, + 0.5 with
+    the book) for a win, -W for a loss (a game cut short at the step cap stays 0), so that
+    winning weighs more against the shaping's progress, which a lost game keeps."""
 
     def __init__(self, task_config: dict, num_envs: int, seed: int, starts: list | None = None,
-                 start_share: float = 0.5):  # fmt: skip
+                 start_share: float = 0.5, outcome_weight: float = 1.0):  # fmt: skip
         config = Config.from_kwargs(**task_config)
         self.engine = Engine(num_envs, config.params(), config.party_classes())
         self.engine.reset(np.arange(seed, seed + num_envs, dtype=np.uint64),
                           np.ones(num_envs, dtype=np.bool_))  # fmt: skip
         self.no_reset = np.zeros(num_envs, dtype=np.bool_)
         self.starts, self.start_share = starts or [], start_share
+        self.outcome_weight = outcome_weight
         self.config = config.snapshot_dict()
         self.rng = np.random.default_rng(seed)
         self.started = 0  # games begun in a start
@@ -74,6 +80,11 @@ class Games:
         dones = eng.terminated | eng.truncated
         won = dones & (eng.state.outcome == 1)
         rewards = eng.rewards.copy()
+        if dones.any() and self.outcome_weight != 1.0:
+            st = eng.state
+            outcome = np.where(won, WIN_REWARD + BOOK_BONUS * st.has_book, 0.0)
+            outcome[dones & (st.outcome == 2)] = LOSS_REWARD
+            rewards += (self.outcome_weight - 1.0) * outcome
         if dones.any():
             eng.reset(np.empty(0, dtype=np.uint64), dones)
             self.begin(dones)
