@@ -312,18 +312,19 @@ def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, ca
         assert says in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("weight", [1.0, 4.0])
+@pytest.mark.parametrize("win, loss", [(1.0, 1.0), (4.0, 4.0), (2.0, 0.0)])
 @pytest.mark.parametrize("book", [False, True])
-def test_outcome_weight_multiplies_the_win_and_the_loss_not_a_game_cut_short(scene, weight, book):
-    """`Games(outcome_weight=W)`: a win pays W x (1, + 0.5 with the book), a loss -W, a game
-    cut short at the step cap 0; each game then starts anew (the scene's sparse reward)."""
+def test_outcome_weights_multiply_the_win_and_the_loss_not_a_game_cut_short(scene, win, loss,
+                                                                             book):  # fmt: skip
+    """`Games(outcome_weights=(W, L))`: a win pays W x (1, + 0.5 with the book), a loss -L, a
+    game cut short at the step cap 0; each game then starts anew (the scene's sparse reward)."""
     from delve_env.engine.core.actions import A_STAIRS, A_WAIT
     from delve_env.engine.core.params import P_MAX_STEPS, P_MEAL_PACES
     from delve_env.engine.rules.party import join_king
 
     s = scene.s
     scene.calm()
-    games = Games({"depth": 2}, 1, 0, outcome_weight=weight)
+    games = Games({"depth": 2}, 1, 0, outcome_weights=(win, loss))
     games.engine = scene.env.engine  # the scene's game, set by hand
     start = scene.save()
 
@@ -331,7 +332,7 @@ def test_outcome_weight_multiplies_the_win_and_the_loss_not_a_game_cut_short(sce
     s.has_book[0] = book
     scene.put(1, *(int(v) for v in s.stair_up[0, 1]))
     rewards, dones, won = games.step(np.array([A_STAIRS]))
-    assert dones[0] and won[0] and rewards[0] == weight * (1.5 if book else 1.0)
+    assert dones[0] and won[0] and rewards[0] == win * (1.5 if book else 1.0)
     assert s.outcome[0] == 0 and s.floor[0] == 0  # a new game
 
     room = next(r for r in range(s.num_rooms[0, 1]) if not s.room_map[0, 1, r])
@@ -347,7 +348,7 @@ def test_outcome_weight_multiplies_the_win_and_the_loss_not_a_game_cut_short(sce
         rewards, dones, won = games.step(np.array([A_WAIT]))
         if dones[0]:
             break
-    assert dones[0] and not won[0] and rewards[0] == -weight
+    assert dones[0] and not won[0] and rewards[0] == -loss
 
     scene.load(start)
     s.steps[0] = scene.p[P_MAX_STEPS] - 1

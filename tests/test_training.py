@@ -140,8 +140,8 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Combat-v0", "--gamma", "0", "--quick"], "--gamma must be in (0, 1]"),
         (["train", "Delve-Combat-v0", "--gamma", "1.5", "--quick"], "--gamma must be in (0, 1]"),
         (["train", "Delve-Combat-v0", "--gae-lambda", "1.1", "--quick"], "must be in [0, 1]"),
-        (["train", "Delve-Combat-v0", "--outcome-weight", "0", "--quick"], "must be positive"),
-        (["train", "Delve-Vault-v0", "--outcome-weight", "2", "--quick"], "for --trainer ppo"),
+        (["train", "Delve-Combat-v0", "--loss-weight", "-1", "--quick"], "must be at least 0"),
+        (["train", "Delve-Vault-v0", "--win-weight", "2", "--quick"], "for --trainer ppo"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):

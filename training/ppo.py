@@ -41,19 +41,21 @@ class Games:
     first ones too, begins with chance `start_share` in one of them, drawn at random, on a
     fresh play RNG (so a start played again plays out anew).
 
-    With `outcome_weight` W, a game's outcome pays W times the engine's: W x (1, + 0.5 with
-    the book) for a win, -W for a loss (a game cut short at the step cap stays 0), so that
-    winning weighs more against the shaping's progress, which a lost game keeps."""
+    With `outcome_weights` (W, L), a won game's end pays W times the engine's win reward
+    (W x (1, + 0.5 with the book)) and a lost one's L times its loss (-L); a game cut short at
+    the step cap stays 0. The shaping's progress is kept by a lost game too, so W weighs the
+    win against it; and a discounted loss costs less the later it comes, so L = 0 takes away
+    what a party gains by putting a loss off."""
 
     def __init__(self, task_config: dict, num_envs: int, seed: int, starts: list | None = None,
-                 start_share: float = 0.5, outcome_weight: float = 1.0):  # fmt: skip
+                 start_share: float = 0.5, outcome_weights: tuple = (1.0, 1.0)):  # fmt: skip
         config = Config.from_kwargs(**task_config)
         self.engine = Engine(num_envs, config.params(), config.party_classes())
         self.engine.reset(np.arange(seed, seed + num_envs, dtype=np.uint64),
                           np.ones(num_envs, dtype=np.bool_))  # fmt: skip
         self.no_reset = np.zeros(num_envs, dtype=np.bool_)
         self.starts, self.start_share = starts or [], start_share
-        self.outcome_weight = outcome_weight
+        self.outcome_weights = outcome_weights
         self.config = config.snapshot_dict()
         self.rng = np.random.default_rng(seed)
         self.started = 0  # games begun in a start
@@ -80,11 +82,12 @@ class Games:
         dones = eng.terminated | eng.truncated
         won = dones & (eng.state.outcome == 1)
         rewards = eng.rewards.copy()
-        if dones.any() and self.outcome_weight != 1.0:
+        if dones.any() and self.outcome_weights != (1.0, 1.0):
+            win, loss = self.outcome_weights
             st = eng.state
-            outcome = np.where(won, WIN_REWARD + BOOK_BONUS * st.has_book, 0.0)
-            outcome[dones & (st.outcome == 2)] = LOSS_REWARD
-            rewards += (self.outcome_weight - 1.0) * outcome
+            extra = np.where(won, (win - 1.0) * (WIN_REWARD + BOOK_BONUS * st.has_book), 0.0)
+            extra[dones & (st.outcome == 2)] = (loss - 1.0) * LOSS_REWARD
+            rewards += extra
         if dones.any():
             eng.reset(np.empty(0, dtype=np.uint64), dones)
             self.begin(dones)

@@ -46,8 +46,8 @@ class TaskDefaults:
             sb3` keeps SB3_LEARNING_RATE).
         gae_lambda, clip, vf_coef, max_grad_norm: PPO's advantage estimate, ratio clip,
             value loss weight and gradient norm cap.
-        outcome_weight: How many times the env's win or loss reward a game's end pays in
-            training (training/ppo.py's `Games`).
+        win_weight, loss_weight: How many times the env's win and loss rewards a training
+            game's end pays (training/ppo.py's `Games`).
         trainer: The trainer `delve train` uses unless `--trainer` says: "ppo"
             (training/ppo.py) or "sb3" (sb3-contrib's MaskablePPO).
     """
@@ -71,7 +71,8 @@ class TaskDefaults:
     clip: float = 0.2
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    outcome_weight: float = 1.0
+    win_weight: float = 1.0
+    loss_weight: float = 1.0
     trainer: str = "ppo"
 
 

@@ -96,8 +96,10 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--learning-rate", type=float, help="Adam's step size")
     run.add_argument("--ent-coef", type=float, help="the entropy bonus")
     run.add_argument("--gamma", type=float, help="the discount factor, in (0, 1]")
-    run.add_argument("--outcome-weight", type=float,
-                     help="a game's outcome pays this many times the env's (ppo; default 1)")  # fmt: skip
+    run.add_argument("--win-weight", type=float,
+                     help="a won game's end pays this many times the env's win (ppo; 1)")  # fmt: skip
+    run.add_argument("--loss-weight", type=float,
+                     help="a lost game's end pays this many times the env's loss (ppo; 1)")  # fmt: skip
     run.add_argument("--gae-lambda", type=float,
                      help="the advantage estimate's lambda, in [0, 1] (0.95)")  # fmt: skip
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -138,9 +140,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error("--gamma must be in (0, 1]")
     if args.gae_lambda is not None and not 0 <= args.gae_lambda <= 1:
         parser.error("--gae-lambda must be in [0, 1]")
-    if args.outcome_weight is not None and args.outcome_weight <= 0:
-        parser.error("--outcome-weight must be positive")
-    for key in ("curriculum", "promote_at", "sampled", "gamma", "gae_lambda", "outcome_weight"):
+    for key in ("win_weight", "loss_weight"):
+        if getattr(args, key) is not None and getattr(args, key) < 0:
+            parser.error(f"--{key.replace('_', '-')} must be at least 0")
+    for key in ("curriculum", "promote_at", "sampled", "gamma", "gae_lambda", "win_weight",
+                "loss_weight"):  # fmt: skip
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
@@ -152,8 +156,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(f"--device {args.device}: {err}")
     if hp.trainer == "ppo" and args.extractor != "cnn":
         parser.error("--extractor is for --trainer sb3")
-    if hp.trainer != "ppo" and args.outcome_weight is not None:
-        parser.error("--outcome-weight is for --trainer ppo")
+    if hp.trainer != "ppo" and (args.win_weight, args.loss_weight) != (None, None):
+        parser.error("--win-weight and --loss-weight are for --trainer ppo")
     init = None
     if args.init is not None:
         if hp.trainer != "ppo":
@@ -342,9 +346,10 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
     schedule = [{"timesteps": 0, **stage_keys(stages[0])}]
 
     def games_of(stage: int, seed: int) -> Games:
+        weights = (hp.win_weight, hp.loss_weight)
         if starts is None or stage + 1 < len(stages):
-            return Games(stages[stage], hp.num_envs, seed, outcome_weight=hp.outcome_weight)
-        return Games(stages[stage], hp.num_envs, seed, starts[0], starts[1], hp.outcome_weight)
+            return Games(stages[stage], hp.num_envs, seed, outcome_weights=weights)
+        return Games(stages[stage], hp.num_envs, seed, starts[0], starts[1], weights)
 
     games = games_of(0, seed)
     log_file, log = write_log_header(out / "progress.csv")
