@@ -82,13 +82,13 @@ class Games:
         dones = eng.terminated | eng.truncated
         won = dones & (eng.state.outcome == 1)
         rewards = eng.rewards.copy()
-        if dones.any() and self.outcome_weights != (1.0, 1.0):
-            win, loss = self.outcome_weights
-            st = eng.state
-            extra = np.where(won, (win - 1.0) * (WIN_REWARD + BOOK_BONUS * st.has_book), 0.0)
-            extra[dones & (st.outcome == 2)] = (loss - 1.0) * LOSS_REWARD
-            rewards += extra
         if dones.any():
+            if self.outcome_weights != (1.0, 1.0):
+                win, loss = self.outcome_weights
+                st = eng.state
+                extra = np.where(won, (win - 1.0) * (WIN_REWARD + BOOK_BONUS * st.has_book), 0.0)
+                extra[dones & (st.outcome == 2)] = (loss - 1.0) * LOSS_REWARD
+                rewards += extra
             eng.reset(np.empty(0, dtype=np.uint64), dones)
             self.begin(dones)
         return rewards, dones, won

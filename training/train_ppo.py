@@ -125,14 +125,15 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         config["max_steps"] = min(config.get("max_steps", QUICK_MAX_STEPS), QUICK_MAX_STEPS)
     hp = task_defaults(args.task, args.quick, args.trainer)
     keys = ("timesteps", "num_envs", "n_steps", "batch_size", "n_epochs", "eval_every",
-            "eval_episodes", "learning_rate", "ent_coef")  # fmt: skip
+            "eval_episodes", "learning_rate", "ent_coef", "win_weight", "loss_weight")  # fmt: skip
+    at_least_0 = ("ent_coef", "win_weight", "loss_weight")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
     threads = args.threads or (os.cpu_count() or 1 if hp.trainer == "ppo" else 1)
     if threads < 1:
         parser.error("--threads must be positive")
     for key, value in overrides.items():
-        if value < (0 if key == "ent_coef" else 1e-12 if key == "learning_rate" else 1):
-            least = "at least 0" if key == "ent_coef" else "positive"
+        if value < (0 if key in at_least_0 else 1e-12 if key == "learning_rate" else 1):
+            least = "at least 0" if key in at_least_0 else "positive"
             parser.error(f"--{key.replace('_', '-')} must be {least}")
     if args.promote_at is not None and not 0 < args.promote_at <= 1:
         parser.error("--promote-at must be in (0, 1]")
@@ -140,11 +141,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error("--gamma must be in (0, 1]")
     if args.gae_lambda is not None and not 0 <= args.gae_lambda <= 1:
         parser.error("--gae-lambda must be in [0, 1]")
-    for key in ("win_weight", "loss_weight"):
-        if getattr(args, key) is not None and getattr(args, key) < 0:
-            parser.error(f"--{key.replace('_', '-')} must be at least 0")
-    for key in ("curriculum", "promote_at", "sampled", "gamma", "gae_lambda", "win_weight",
-                "loss_weight"):  # fmt: skip
+    for key in ("curriculum", "promote_at", "sampled", "gamma", "gae_lambda"):
         if getattr(args, key) is not None:
             overrides[key] = getattr(args, key)
     hp = replace(hp, **overrides)
