@@ -23,7 +23,7 @@ from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.outputs.layout import OBS_BYTES
-from delve_env.engine.outputs.rewards import BOOK_BONUS, LOSS_REWARD, WIN_REWARD
+from delve_env.engine.outputs.rewards import outcome_reward
 from delve_env.policy import PolicyNet
 from training.net import Net, log_probs_entropy, sample
 
@@ -85,10 +85,9 @@ class Games:
         if dones.any():
             if self.outcome_weights != (1.0, 1.0):
                 win, loss = self.outcome_weights
-                st = eng.state
-                extra = np.where(won, (win - 1.0) * (WIN_REWARD + BOOK_BONUS * st.has_book), 0.0)
-                extra[dones & (st.outcome == 2)] = (loss - 1.0) * LOSS_REWARD
-                rewards += extra
+                for e in np.flatnonzero(dones):  # a game cut short has no outcome to weigh
+                    weight = win if won[e] else loss
+                    rewards[e] += (weight - 1.0) * outcome_reward(eng.state, e)
             eng.reset(np.empty(0, dtype=np.uint64), dones)
             self.begin(dones)
         return rewards, dones, won

@@ -95,13 +95,20 @@ def game_potential(s, e):
 
 
 @njit(cache=True)
+def outcome_reward(s, e):
+    """What env e's run pays for how it ended: a win (more with the book, RUN-3) or a loss; 0
+    while it runs or when it was cut short."""
+    if s.outcome[e] == 1:
+        return WIN_REWARD + (BOOK_BONUS if s.has_book[e] else 0.0)
+    if s.outcome[e] == 2:
+        return LOSS_REWARD
+    return 0.0
+
+
+@njit(cache=True)
 def step_reward(s, p, e):
     """The reward of env e's last step, from its outcome and its event bits."""
-    r = 0.0
-    if s.outcome[e] == 1:
-        r += WIN_REWARD + (BOOK_BONUS if s.has_book[e] else 0.0)
-    elif s.outcome[e] == 2:
-        r += LOSS_REWARD
+    r = outcome_reward(s, e)
     if p[P_REWARD_SHAPED] > 0:
         for i in range(NUM_EVENTS):
             if (s.events[e] >> i) & 1:
