@@ -89,6 +89,7 @@ from delve_env.engine.core.tables import (
     M_PRICE,
     MAX_MEMBERS,
     MAX_RAISES,
+    MAX_ROOMS,
     MEDICINAL_ALE,
     MF_ARMOR_EATER,
     MF_METAL_EATER,
@@ -140,6 +141,20 @@ def gear_value(kind: int, cat: int) -> float:
     if cat == CAT_ARMOR:
         return float(ITEMS[kind, I_AV])
     return 3.5 * ITEMS[kind, I_DICE] + ITEMS[kind, I_FLAT] + 0.5 * ITEMS[kind, I_RANGED]
+
+
+# gear_value of every item kind in the armor and the weapon slot (gear_action reads it per step)
+GEAR = {
+    cat: np.array([gear_value(k, cat) for k in range(len(ITEMS))])
+    for cat in (CAT_ARMOR, CAT_WEAPON)
+}
+
+
+def in_rooms(room_of: np.ndarray, rooms) -> np.ndarray:
+    """The tiles of `room_of` (a floor's room per tile, -1 outside rooms) in any of `rooms`."""
+    pick = np.zeros(MAX_ROOMS + 1, dtype=bool)  # the last entry stands for -1: no room
+    pick[list(rooms)] = True
+    return pick[room_of]
 
 
 def path_step(tiles, x, y, goal):
@@ -496,7 +511,7 @@ class ScriptedAgent:
             return self.walk(s, self.rest_spots(s))
         stair = self.stair_goal(s)
         rooms = self.wanted_rooms(s) if stair is None or not s.has_king[0] else []
-        a = self.walk(s, np.isin(s.room_of[0, f], rooms), allow=rooms) if rooms else None
+        a = self.walk(s, in_rooms(s.room_of[0, f], rooms), allow=rooms) if rooms else None
         if a is not None:
             return a
         if stair is not None:
@@ -583,7 +598,7 @@ class ScriptedAgent:
         f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
         tiles = s.tiles[0, f].copy()
         guarded = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] >= 0]
-        blocked = np.isin(s.room_of[0, f], [r for r in guarded if r not in allow])
+        blocked = in_rooms(s.room_of[0, f], [r for r in guarded if r not in allow])
         blocked[y, x] = False
         detour = tiles.copy()
         detour[blocked] = ROCK
@@ -613,7 +628,7 @@ class ScriptedAgent:
         """Tiles where no band wanders: rooms with no band in them (not doorways, WANDER-1)."""
         f = int(s.floor[0])
         free = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] < 0]
-        return np.isin(s.room_of[0, f], free)
+        return in_rooms(s.room_of[0, f], free)
 
     def needs_rest(self, s) -> bool:
         if s.rations[0] <= 0:
@@ -642,18 +657,22 @@ class ScriptedAgent:
         """Wear a better armor or weapon from anyone's pack or a fallen member's body; the
         king is dressed first."""
         standing = self.standing(s)
+        items = np.maximum(s.item[0], 0)  # (GEAR[cat][0] is -1: no item)
+        # the slots gear may come from: anyone's pack, and all a fallen member carries or wears
+        source = np.zeros(items.shape, dtype=bool)
+        source[:, NUM_EQUIP:] = True
+        for m in range(MAX_MEMBERS):
+            source[m, :NUM_EQUIP] = s.in_party[0, m] and m not in standing
+        best = {}  # per category: the first of the best slots, in owner then slot order
+        for cat in GEAR:
+            values = np.where(source, GEAR[cat][items], -1.0)
+            at = int(np.argmax(values))
+            best[cat] = (values.flat[at], *divmod(at, NUM_ITEM_SLOTS))
         for m in sorted(standing, key=lambda m: m != KING_SLOT):
             for cat, worn in ((CAT_ARMOR, ARMOR), (CAT_WEAPON, READY)):
-                best, have = None, gear_value(int(s.item[0, m, worn]), cat)
-                for owner in range(MAX_MEMBERS):
-                    first = 0 if s.in_party[0, owner] and owner not in standing else NUM_EQUIP
-                    for slot in range(first, NUM_ITEM_SLOTS):
-                        value = gear_value(int(s.item[0, owner, slot]), cat)
-                        if value > have:
-                            best, have = (owner, slot), value
-                if best is None:
+                value, owner, slot = best[cat]
+                if value <= GEAR[cat][items[m, worn]]:
                     continue
-                owner, slot = best
                 follow = A_WEAR if owner == m else A_GIVE + m
                 a = self.plan_item(s, mask, owner, slot, follow)
                 if a is not None:
