@@ -22,7 +22,7 @@ from delve_env import snapshot
 from delve_env.config import Config
 from delve_env.engine.core.tables import LIGHT_OF_LIFE
 from delve_env.policy import play_out
-from delve_env.tools.playtest import wilson
+from delve_env.stats import wilson
 from delve_env.vector import DelveVectorEnv
 
 ARRIVAL = ("pace", "rations", "gold", "standing", "levels", "hp share", "lights of life",

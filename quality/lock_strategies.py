@@ -29,7 +29,8 @@ from delve_env.engine.core.actions import A_HINT, A_PUSH, A_RING
 from delve_env.engine.core.tables import WALL_RINGS
 from delve_env.engine.outputs.layout import PUZZLE_AGREEING
 from delve_env.engine.rules.vaults import num_symbols, plate_size
-from training.evaluate import EVAL_SEED, wilson
+from delve_env.stats import wilson
+from training.evaluate import EVAL_SEED
 
 
 def plate_policy(hints: bool):

@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from delve_env.stats import wilson  # noqa: E402
 from delve_env.tools import cli  # noqa: E402
-from training.evaluate import wilson  # noqa: E402
 
 VAULT = ["Delve-Vault-v0", "--lock", "plate", "--floor", "1"]
 

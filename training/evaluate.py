@@ -25,7 +25,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-from delve_env.tools.playtest import wilson
+from delve_env.stats import wilson
 from delve_env.wrappers import FloatObservation
 from training.tasks import EVAL_SEED, SUBTASKS, resolve_config, task_parser
 
