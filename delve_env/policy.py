@@ -121,11 +121,12 @@ class PolicyNet:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown policy format {meta.get('format')!r}")
         with np.load(path) as arrays:
-            return PolicyNet({k: arrays[k] for k in WEIGHTS}, meta)
+            return PolicyNet({k: stored(arrays, k) for k in WEIGHTS}, meta)
 
-    def save(self, path: str | Path) -> None:
-        """Write the weights and meta as one zip (numpy's .npz with a meta.json beside)."""
-        save(path, self.w, self.meta)
+    def save(self, path: str | Path, compact: bool = False) -> None:
+        """Write the weights and meta as one zip (numpy's .npz with a meta.json beside);
+        `compact` stores them as `compact` says (the shipped policies)."""
+        save(path, self.w, self.meta, compact)
 
     def logits(self, records: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
         """(B, NUM_ACTIONS) float32 logits of the records; illegal actions -inf under `masks`."""
@@ -166,11 +167,38 @@ def _torch_bag():
     return bag
 
 
-def save(path: str | Path, weights: dict[str, np.ndarray], meta: dict) -> None:
-    """One zip holding each weight as a .npy (so `np.load` reads it) and meta.json."""
+def compact(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The weights in about a third of their bytes, for the policies shipped in the package:
+    the one-hot layer's table (most of them) as int8 with one float32 scale a row, the rest as
+    float16. The forward pass sums a row a categorical byte, so a row's rounding (at most half
+    a 255th of its largest weight) stays far below the hidden units' scale; the shipped
+    policies win the same games (docs/LEARNING.md)."""
+    embed = np.asarray(weights["embed"], dtype=np.float32)
+    scale = np.abs(embed).max(axis=1) / 127.0
+    scale[scale == 0] = 1.0
+    out = {k: np.asarray(weights[k], dtype=np.float16) for k in WEIGHTS if k != "embed"}
+    out["embed_int8"] = np.round(embed / scale[:, None]).astype(np.int8)
+    out["embed_scale"] = scale.astype(np.float32)
+    return out
+
+
+def stored(arrays, name: str) -> np.ndarray:
+    """Weight `name` of a saved policy as float32, whichever way it was stored."""
+    if name == "embed" and "embed_int8" in arrays:
+        return arrays["embed_int8"].astype(np.float32) * arrays["embed_scale"][:, None]
+    return arrays[name].astype(np.float32)
+
+
+def save(path: str | Path, weights: dict[str, np.ndarray], meta: dict,
+         compact_weights: bool = False) -> None:  # fmt: skip
+    """One zip holding each weight as a .npy (so `np.load` reads it) and meta.json: float32
+    as trained, or `compact`."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **{k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHTS})
+    if compact_weights:
+        np.savez_compressed(path, **compact(weights))
+    else:
+        np.savez_compressed(path, **{k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHTS})
     if path.suffix != ".npz" and path.with_suffix(path.suffix + ".npz").exists():
         path.with_suffix(path.suffix + ".npz").replace(path)  # savez adds .npz to other names
     with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
@@ -210,7 +238,7 @@ def choose(logits: np.ndarray, u: np.ndarray | None) -> np.ndarray:
     return (cdf <= (u * cdf[:, -1])[:, None]).sum(axis=1)
 
 
-def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list:
+def play(policy, config: dict, seeds, sampled: bool = True, on_end=None, streams=None) -> list:
     """Play one game per seed, every game in its own slot of one engine, with one forward pass
     a step over the games still playing.
 
@@ -222,6 +250,7 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list
         sampled: Sample each action (a stream per game, `uniforms`); else the likeliest.
         on_end: `(state, slot, steps, truncated) -> record` called as each game ends; by
             default the record is `spaces.episode_stats` with `return` and `length` added.
+        streams: Each game's sampling stream (default: its seed).
 
     Returns:
         One record per seed, in the seeds' order.
@@ -231,7 +260,8 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None) -> list
     seeds = np.asarray(list(seeds), dtype=np.uint64)
     venv = DelveVectorEnv(len(seeds), **config)
     venv.reset(seed=[int(s) for s in seeds])
-    return play_out(policy, venv.engine, seeds, sampled, on_end)
+    streams = seeds if streams is None else np.asarray(streams, dtype=np.uint64)
+    return play_out(policy, venv.engine, streams, sampled, on_end)
 
 
 def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None,
@@ -273,11 +303,33 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
 # --- the policies shipped with the package ---------------------------------------------------
 
 SHIPPED = Path(__file__).parent / "policies"  # <difficulty>.zip, trained by `delve train`
+# The ladder of skill: `delve train` keeps its policy as it stood at these fractions of the
+# run's steps (ladder/05.zip, ...), beside the whole run's model.zip; a novice, an
+# apprentice and an intermediate player of the same recipe as the trained one
+RUNGS = (0.05, 0.15, 0.4)
+# hard's policy is trained on from normal's, so the rungs below it are the normal run's
+RUNGS_OF = {"hard": "normal"}
 
 
-def shipped(difficulty: str) -> PolicyNet:
-    """The trained policy shipped for a preset ("easy", "normal", "hard")."""
-    path = SHIPPED / f"{difficulty}.zip"
+def rung_path(fraction: float) -> str:
+    """Where a run keeps its rung at `fraction` of its steps: ladder/05.zip for 5%."""
+    return f"ladder/{round(100 * fraction):02d}.zip"
+
+
+def shipped_path(difficulty: str, rung: float = 1.0) -> Path:
+    """The file of the policy shipped for `difficulty`, or of its rung (ladder/easy-05.zip)."""
+    if rung == 1.0:
+        return SHIPPED / f"{difficulty}.zip"
+    if rung not in RUNGS:
+        raise ValueError(f"no rung at {rung}: the ladder's rungs are {RUNGS} (and 1.0)")
+    run = RUNGS_OF.get(difficulty, difficulty)
+    return SHIPPED / rung_path(rung).replace("/", f"/{run}-")
+
+
+def shipped(difficulty: str, rung: float = 1.0) -> PolicyNet:
+    """The trained policy shipped for a preset ("easy", "normal", "hard"), or its rung at
+    `rung` of its training (one of RUNGS)."""
+    path = shipped_path(difficulty, rung)
     if not path.is_file():
         have = sorted(p.stem for p in SHIPPED.glob("*.zip"))
         raise ValueError(f"no trained policy ships for difficulty {difficulty!r}; shipped: "

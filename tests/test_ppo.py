@@ -354,3 +354,46 @@ def test_outcome_weights_multiply_the_win_and_the_loss_not_a_game_cut_short(scen
     s.steps[0] = scene.p[P_MAX_STEPS] - 1
     rewards, dones, won = games.step(np.array([A_WAIT]))
     assert dones[0] and not won[0] and rewards[0] == 0.0
+
+
+@pytest.mark.parametrize("timesteps", [4096, 12288])
+def test_a_run_keeps_its_ladder_at_the_first_update_past_each_fraction(timesteps, tmp_path):
+    """`delve train` saves the policy as it stood after the first update at or past 5%, 15%
+    and 40% of its steps (one update is 256 steps here): the rungs' steps follow the budget."""
+    from delve_env.policy import RUNGS, rung_path
+
+    out = tmp_path / "run"
+    code = cli.main(["train", "Delve-Easy-v0", "--quick", "--timesteps", str(timesteps),
+                     "--threads", "1", "--no-progress", "--device", "cpu", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    final = PolicyNet.load(out / "model.zip")
+    update = 4 * 64  # --quick: 4 games of 64 steps a rollout
+    for fraction in RUNGS:
+        rung = PolicyNet.load(out / rung_path(fraction))
+        want = -(-round(fraction * timesteps) // update) * update  # the first update past it
+        assert rung.meta["rung"] == fraction and rung.meta["timesteps"] == max(want, update)
+        assert rung.meta["task"] == final.meta["task"] and rung.meta["seed"] == final.meta["seed"]
+        same = all(np.array_equal(rung.w[k], final.w[k]) for k in rung.w)
+        assert not same  # a policy of its own, not the final one
+
+
+def test_a_compact_policy_keeps_its_weights_to_rounding_and_its_games(tmp_path):
+    from delve_env.policy import compact
+
+    policy = random_policy_net_wide(4)
+    policy.save(tmp_path / "full.zip")
+    policy.save(tmp_path / "compact.zip", compact=True)
+    small = PolicyNet.load(tmp_path / "compact.zip")
+    assert (tmp_path / "compact.zip").stat().st_size < 0.45 * (tmp_path / "full.zip").stat().st_size
+    for k, w in policy.w.items():
+        step = np.abs(w).max(axis=-1, keepdims=True) / 127 if k == "embed" else np.abs(w) * 1e-3
+        assert (np.abs(small.w[k] - w) <= step / 2 + 1e-7).all(), k
+    assert set(compact(policy.w)) == {*policy.w, "embed_int8", "embed_scale"} - {"embed"}
+    records, masks = real_records(n=16, steps=10)
+    assert (
+        small.logits(records, masks).argmax(1) == policy.logits(records, masks).argmax(1)
+    ).mean() > 0.95
+
+
+def random_policy_net_wide(seed: int) -> PolicyNet:
+    return Net(32).export({"task": "Delve-Easy-v0", "seed": seed})

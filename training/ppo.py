@@ -218,15 +218,18 @@ class PPO:
         return {k: v / batches for k, v in stats.items()}
 
     def train(self, games: Games, timesteps: int, log: csv.DictWriter | None, started: float,
-              total: int) -> None:  # fmt: skip
+              total: int, after_update=None) -> None:  # fmt: skip
         """Collect and update until `timesteps` more steps are learned; `total` is the whole
-        run's budget (the learning rate falls linearly to 0 over it)."""
+        run's budget (the learning rate falls linearly to 0 over it); `after_update()`, where
+        given, is called after each update (the ladder's rungs are kept there)."""
         goal = self.num_timesteps + timesteps
         returns = np.zeros(self.hp.num_envs)
         while self.num_timesteps < goal:
             last_value = self.collect(games, returns)
             lr = self.hp.learning_rate * max(0.0, 1.0 - self.num_timesteps / max(total, 1))
             stats = self.update(last_value, lr)
+            if after_update is not None:
+                after_update()
             if log is not None:
                 recent, self.recent = self.recent[-200:], []
                 seconds = time.perf_counter() - started

@@ -254,7 +254,8 @@ def stage_keys(config: dict) -> dict:
 
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
-          progress: bool = True, device: str = "cpu", init=None, starts=None) -> Path:  # fmt: skip
+          progress: bool = True, device: str = "cpu", init=None, starts=None,
+          on_update=None) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -270,6 +271,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         init: A `PolicyNet` training/ppo.py starts from (else new weights).
         starts: (snapshot bytes, share, where from): training/ppo.py begins that share of
             the games of the curriculum's last stage in those states.
+        on_update: `(timesteps) -> None`, called after each update of training/ppo.py (a
+            progress bar).
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -289,7 +292,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
     run = train_ppo if trainer == "ppo" else train_sb3
     timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
                                      progress=progress, device=device, started=started,
-                                     init=init, starts=starts)  # fmt: skip
+                                     init=init, starts=starts, on_update=on_update)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
@@ -321,9 +324,11 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
 
 
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
-              started: float, init=None, starts=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+              started: float, init=None, starts=None, on_update=None,
+              **_) -> tuple[int, list[dict], dict]:  # fmt: skip
     """training/ppo.py's learner through the curriculum's stages; returns (timesteps, the
     schedule, the final evaluation)."""
+    from delve_env.policy import RUNGS, rung_path
     from training.ppo import PPO, Games, evaluate, write_log_header
 
     ppo = PPO(hp, seed, device, init)
@@ -349,10 +354,20 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
         return Games(stages[stage], hp.num_envs, seed, starts[0], starts[1], weights)
 
     games = games_of(0, seed)
+    rungs = [(fraction, round(fraction * hp.timesteps)) for fraction in RUNGS]
+
+    def after_update() -> None:  # the ladder: the policy at the first update past each fraction
+        while rungs and ppo.num_timesteps >= rungs[0][1]:
+            fraction, _ = rungs.pop(0)
+            rung = {**meta, "timesteps": ppo.num_timesteps, "rung": fraction}
+            ppo.net.export(rung).save(out / rung_path(fraction))
+        if on_update is not None:
+            on_update(ppo.num_timesteps)
+
     log_file, log = write_log_header(out / "progress.csv")
     with log_file:
         while ppo.num_timesteps < hp.timesteps:
-            ppo.train(games, hp.eval_every, log, started, hp.timesteps)
+            ppo.train(games, hp.eval_every, log, started, hp.timesteps, after_update)
             log_file.flush()
             ppo.net.export(meta).save(out / "checkpoints" / f"model_{ppo.num_timesteps}_steps.zip")
             row = point(stages[stage])
