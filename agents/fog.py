@@ -69,14 +69,10 @@ class FogExpert(ScriptedAgent):
 
     def listen_action(self, s, mask):
         """As the expert's, but listening up to `listens` times while nothing is heard."""
-        if not mask[A_LISTEN] or s.rations[0] <= 0:
+        r = self.fresh_door(s, mask)
+        if r is None:
             return None
-        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        rooms = [int(s.room_of[0, f, y + DY[d], x + DX[d]]) for d in range(4)]
-        rooms = [r for r in rooms if r >= 0 and not s.room_entered[0, f, r]]
-        if not rooms:
-            return None
-        r = rooms[0]
+        f = int(s.floor[0])
         heard = s.room_heard[0, f, r] and s.band_kind[0, f, r, 0] >= 0
         n = self.listen_count.get((f, r), 0)
         if not heard and n < self.listens:

@@ -526,14 +526,10 @@ class ScriptedAgent:
         """LISTEN-1 at the door of a room never entered: listen once; with a band heard there,
         go and rest in a free room until everyone is nearly whole (a doorway is a hall tile,
         WANDER-1, so resting there is not safe)."""
-        if not mask[A_LISTEN] or s.rations[0] <= 0:
+        r = self.fresh_door(s, mask)
+        if r is None:
             return None
-        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        rooms = [int(s.room_of[0, f, y + DY[d], x + DX[d]]) for d in range(4)]
-        rooms = [r for r in rooms if r >= 0 and not s.room_entered[0, f, r]]
-        if not rooms:
-            return None
-        r = rooms[0]
+        f = int(s.floor[0])
         if (f, r) not in self.listened:
             self.listened.add((f, r))
             return A_LISTEN
@@ -543,6 +539,17 @@ class ScriptedAgent:
             self.rest_to = self.fit_for_band  # kept until rested, so it does not come back
             return self.walk(s, self.rest_spots(s))
         return None
+
+    @staticmethod
+    def fresh_door(s, mask):
+        """The room never entered whose door the party stands at, when it may listen there
+        (LISTEN-1, rations in hand), else None."""
+        if not mask[A_LISTEN] or s.rations[0] <= 0:
+            return None
+        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
+        rooms = [int(s.room_of[0, f, y + DY[d], x + DX[d]]) for d in range(4)]
+        rooms = [r for r in rooms if r >= 0 and not s.room_entered[0, f, r]]
+        return rooms[0] if rooms else None
 
     def open_action(self, s, mask):
         """CHEST-1: a shut chest holds the room's items and map: open it once rested, the Rogue

@@ -447,9 +447,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     playtest = sub.add_parser(
         "playtest",
-        help="difficulty report: policies play many seeds of each preset",
+        help="difficulty report: players play many seeds of each preset and variant",
         description="Win and book-home rates with 95% intervals, deepest floor, losses by "
-        "cause and floor, survival per floor and the DIFF-1 ladder (delve_env/tools/playtest.py).",
+        "cause and floor, survival per floor, DIFF-1, and each variant against its base on the "
+        "same seeds (delve_env/tools/playtest/).",
     )
     add_playtest_arguments(playtest)
     playtest.set_defaults(func=cmd_playtest)
