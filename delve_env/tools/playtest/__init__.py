@@ -163,7 +163,7 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
         presets: What to play (`variants.plan`).
         specs: `--policy` names, or `Player`s.
         seeds: The seeds every preset and player plays.
-        workers: Processes for the scripted, fog and random players.
+        workers: Processes for the scripted and fog players (the others play batched).
         progress: Show progress bars.
         attempts: Games a seed for the learned players (independent sampling streams).
         adapt: Steps to adapt the shipped policy to each preset (None: no adapted player).
