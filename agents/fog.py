@@ -24,14 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from agents.scripted import ScriptedAgent, in_rooms, path_step
+from delve_env.engine.compiled.jit import interpreted
 from delve_env.engine.core.actions import A_EXPLORE, A_LISTEN, A_SEARCH
 from delve_env.engine.core.state import ROOM_MARK
-from delve_env.engine.core.tables import DOOR, HALL, ROCK, ROOM, STAIR_DOWN, STAIR_UP
-from delve_env.engine.generation.floors import DX, DY
+from delve_env.engine.core.tables import ROCK
+from delve_env.engine.generation.floors import DX, DY, is_walkable
 from delve_env.engine.outputs.layout import BAND_HERE
 
 HIDDEN = ("tiles", "bands", "rooms")
-WALKABLE = (HALL, ROOM, DOOR, STAIR_DOWN, STAIR_UP)  # a secret door once found is a door
 SEARCHES = 8  # searches made at one spot before it is given up
 
 
@@ -152,7 +152,8 @@ class FogExpert(ScriptedAgent):
                 return a
         fog = s.fog[0, f]
         seen = fog != 0
-        walkable = np.isin(s.tiles[0, f], WALKABLE) & seen
+        ground = interpreted(is_walkable)(s.tiles[0, f])  # every tile at once, in numpy
+        walkable = ground & seen
         if "tiles" in self.hidden and (int(s.maps_held[0]) >> f) & 1 == 0:
             goal = walkable & beside(~seen)  # the frontier: seen ground beside unseen
             goal[y, x] = False
@@ -170,7 +171,7 @@ class FogExpert(ScriptedAgent):
         # explore has given up its searches: search on, beside rock with unseen ground behind
         H, W = fog.shape
         spots = np.zeros(fog.shape, dtype=bool)
-        rock = ~np.isin(s.tiles[0, f], WALKABLE)
+        rock = ~ground
         for d in range(4):  # spot + d is rock, spot + 2d is unseen ground
             dx, dy = int(DX[d]), int(DY[d])
             ys = slice(max(0, -2 * dy), H - max(0, 2 * dy))

@@ -25,7 +25,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from delve_env.config import Config
-from delve_env.policy import SHIPPED
+from delve_env.policy import shipped_path
 from training.tasks import task_defaults
 
 ADAPT_STEPS = 1_000_000  # the default budget: a few minutes a variant on 2 cores
@@ -45,7 +45,7 @@ def recipe(difficulty: str, steps: int):
 def record(config: dict, steps: int, seed: int) -> dict:
     """What an adapted run is trained from: its key."""
     played = Config.from_kwargs(**{**config, "reward_mode": "shaped"})
-    init = SHIPPED / f"{played.difficulty}.zip"
+    init = shipped_path(played.difficulty)
     return {"config": played.snapshot_dict(), "steps": steps, "seed": seed,
             "init": {"policy": f"shipped {played.difficulty}",
                      "sha256": hashlib.sha256(init.read_bytes()).hexdigest()},

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
-import re
 import time
 from pathlib import Path
 
@@ -44,6 +43,7 @@ from .variants import (
     parse_sweep,
     parse_variant,
     plan,
+    slug,
     standard_presets,
 )
 
@@ -120,10 +120,10 @@ def digest(path: Path) -> str:
 
 
 def policy_file(preset: Preset, player: Player, adapted: dict) -> Path | None:
-    """The file a learned player plays from on `preset` (None for the solo players)."""
+    """The file a learned player plays from on `preset` (None for the others)."""
     from ...policy import rung_path, shipped_path
 
-    if player.solo or player.spec == "random":
+    if not player.learned:
         return None
     if player.spec == "shipped":
         return shipped_path(preset.difficulty, player.rung)
@@ -137,8 +137,7 @@ def keyed(out: Path | None, preset: Preset, player: Player, key: dict):
     """(the kept runs of this key, or None; where they are kept)."""
     if out is None:
         return None, None
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", player.name).strip("_")
-    path = out / "runs" / preset.slug() / f"{name}.json"
+    path = out / "runs" / preset.slug() / f"{slug(player.name)}.json"
     try:
         kept = json.loads(path.read_text())
     except (OSError, ValueError):

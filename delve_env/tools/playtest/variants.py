@@ -46,8 +46,12 @@ class Preset:
         return Config.from_kwargs(**self.config).snapshot_dict()
 
     def slug(self) -> str:
-        """The name as a file name."""
-        return re.sub(r"[^A-Za-z0-9_.=-]+", "_", self.name).strip("_") or "preset"
+        return slug(self.name)
+
+
+def slug(name: str) -> str:
+    """A name as a file name."""
+    return re.sub(r"[^A-Za-z0-9_.=-]+", "_", name).strip("_") or "_"
 
 
 def parse_value(text: str):
