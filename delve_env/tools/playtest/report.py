@@ -95,11 +95,14 @@ def compare(variant: list[dict], base: list[dict], best_of: bool = False) -> dic
             "p": mcnemar(table), "real": low > 0 or high < 0}  # fmt: skip
 
 
-def comparisons(runs: list[dict], bases: dict[str, str]) -> list[dict]:
+def comparisons(
+    runs: list[dict], bases: dict[str, str], rows: list[dict] | None = None
+) -> list[dict]:
     """Every variant against its base, player by player: the paired difference (first
-    attempts; `best of K` too where there were several) and the rows side by side."""
+    attempts; `best of K` too where there were several) and the rows (`summarize`'s, made
+    here unless given) side by side."""
     grouped = groups(runs)
-    rows = {(r["preset"], r["policy"]): r for r in summarize(runs)}
+    rows = {(r["preset"], r["policy"]): r for r in (rows or summarize(runs))}
     out = []
     for (preset, policy), rs in grouped.items():
         base = bases.get(preset)
@@ -297,7 +300,7 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
     rows, the comparisons and every run) and playtest.png."""
     rows = summarize(runs)
     bases = {p.name: p.base for p in presets if p.base is not None}
-    comps = comparisons(runs, bases)
+    comps = comparisons(runs, bases, rows)
     order = difficulty_order([r for r in rows if r["preset"] in DIFFICULTIES])
     text = markdown(rows, comps, loss_floors(runs), order)
     if out_dir is not None:
