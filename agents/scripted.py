@@ -198,7 +198,7 @@ class ScriptedAgent:
 
     def act(self, env) -> int:
         env = env.unwrapped
-        s, mask = env.state, env.action_masks()
+        s, mask = env.engine.state, env.action_masks()
         self.params = env.engine.params
         if int(s.steps[0]) == 0 or int(s.steps[0]) < self.last_step:
             self.new_game()

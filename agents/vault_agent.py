@@ -150,7 +150,7 @@ class VaultOracleAgent:
         Raises:
             ValueError: If the party is neither working a lock nor standing in a locked vault.
         """
-        s = env.unwrapped.state
+        s = env.unwrapped.engine.state
         mode = int(s.mode[e])
         if mode == WALL:
             return self._wall_action(s, e)

@@ -144,8 +144,8 @@ def phase_snapshots(total: int) -> dict:
 
     def work(n):
         for _ in range(n):
-            data = snapshot.to_bytes(env.state, 0, {"running": True})
-            snapshot.from_bytes(data, env.state, 0)
+            data = snapshot.to_bytes(env.engine.state, 0, {"running": True})
+            snapshot.from_bytes(data, env.engine.state, 0)
             env.engine.refresh(ONE)
 
     return measure("snapshot to_bytes + from_bytes", total, "round trips", work)

@@ -11,7 +11,7 @@ from .engine.core.actions import NUM_ACTIONS, action_name, docstring_table
 from .engine.core.tables import MODE_NAMES
 from .engine.outputs.why import why_masked
 from .keeper import said
-from .spaces import action_space, episode_stats, observation_space
+from .spaces import action_space, episode_stats, observation_space, state_space
 from .ui import reports
 from .ui.picture import render_rgb
 from .ui.text import render_text
@@ -156,13 +156,17 @@ class DelveEnv(gym.Env):
         self._fight_log = self.config.fight_log
         self.observation_space = observation_space()
         self.action_space = action_space()
+        self.state_space = state_space()
         self._running = False
         self._seeded = False
 
-    @property
-    def state(self):
-        """The engine state (a batch of one) for scripted agents and tests."""
-        return self.engine.state
+    def state(self) -> np.ndarray:
+        """The privileged state for training (a critic that reads the truth): the observation's
+        record, the party's floor as it is, its rooms' bands and contents, the true walk to
+        each (docs/OBSERVATION.md, "The privileged state"). A uint8 record in `state_space`,
+        computed now; asking for it changes nothing. The policy that plays should not read it.
+        (The engine's own arrays, for scripted agents and tests: `engine.state`.)"""
+        return self.engine.privileged()[0]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is not None:

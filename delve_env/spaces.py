@@ -7,6 +7,7 @@ from .engine.core.actions import NUM_ACTIONS
 from .engine.core.state import State
 from .engine.core.tables import EVENT_NAMES, KING_SLOT
 from .engine.outputs.layout import highs
+from .engine.outputs.privileged import highs as privileged_highs
 
 
 def observation_space() -> spaces.Dict:
@@ -22,6 +23,12 @@ def float_observation_space() -> spaces.Dict:
     return spaces.Dict(
         {k: spaces.Box(0.0, 1.0, shape=high.shape, dtype=np.float32) for k, high in highs().items()}
     )
+
+
+def state_space() -> spaces.Box:
+    """The privileged state's record (`state()`, engine/outputs/privileged.py)."""
+    high = privileged_highs()
+    return spaces.Box(0, high, shape=high.shape, dtype=np.uint8)
 
 
 def action_space() -> spaces.Discrete:

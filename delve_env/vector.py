@@ -12,7 +12,7 @@ from .engine.core.actions import NUM_ACTIONS, action_name
 from .engine.core.tables import MODE_NAMES
 from .engine.outputs.layout import views
 from .env import check_seed, check_why, masked_reason
-from .spaces import action_space, episode_stats, observation_space
+from .spaces import action_space, episode_stats, observation_space, state_space
 from .ui.text import render_text
 
 
@@ -41,12 +41,14 @@ class DelveVectorEnv(VectorEnv):
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = MultiDiscrete(np.full(num_envs, NUM_ACTIONS))
+        self.single_state_space = state_space()
         self._done = np.zeros(num_envs, dtype=np.bool_)
         self._started = False
 
-    @property
-    def state(self):
-        return self.engine.state
+    def state(self) -> np.ndarray:
+        """Every slot's privileged state (`DelveEnv.state`): (num_envs, STATE_BYTES) uint8, for
+        training only, computed now."""
+        return self.engine.privileged()
 
     def reset(self, *, seed=None, options=None):
         n = self.num_envs

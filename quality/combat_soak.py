@@ -24,7 +24,7 @@ def run_tier(floor: int, fights: int, slots: int, seed: int) -> dict:
     venv = DelveVectorEnv(slots, task="combat", floor=floor)
     _, info = venv.reset(seed=seed)
     checker = invariants.InvariantChecker()
-    checker.check(venv.state, new_episode=True, stepped=False)
+    checker.check(venv.engine.state, new_episode=True, stepped=False)
     rng = np.random.default_rng(seed)
     masks, done = info["action_mask"], np.zeros(slots, dtype=bool)
     ended = wins = steps = invalid = empty = 0
@@ -34,10 +34,10 @@ def run_tier(floor: int, fights: int, slots: int, seed: int) -> dict:
         pick = np.argmax(rng.random(masks.shape) * masks, axis=1)
         _, reward, terminated, truncated, info = venv.step(pick)
         invalid += int(info["invalid_action"][~done].sum())
-        checker.check(venv.state, new_episode=done, stepped=True)
+        checker.check(venv.engine.state, new_episode=done, stepped=True)
         done = terminated | truncated
         ended += int(done.sum())
-        wins += int((venv.state.outcome[done] == 1).sum())
+        wins += int((venv.engine.state.outcome[done] == 1).sum())
         masks, steps = info["action_mask"], steps + 1
     return {"floor": floor, "fights": ended, "wins": wins, "steps": steps * slots,
             "invalid": invalid, "empty_masks": empty, "violations": checker.count,

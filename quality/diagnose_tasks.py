@@ -88,7 +88,7 @@ def diagnose(config: dict, episodes: int, num_envs: int = 64, seed: int = 0) -> 
         sample_legal(info["action_mask"], rng.random(num_envs), actions)
         live = ~done
         np.add.at(groups, GROUP_OF[actions[live]], 1)
-        before_floor = venv.state.floor.copy()
+        before_floor = venv.engine.state.floor.copy()
         _, rew, term, trunc, info = venv.step(actions)
         ret[live] += rew[live]
         length[live] += 1
@@ -99,7 +99,7 @@ def diagnose(config: dict, episodes: int, num_envs: int = 64, seed: int = 0) -> 
                 cause = "truncated"
             elif stats["won"]:
                 cause = "won"
-            elif venv.state.floor[e] < before_floor[e]:
+            elif venv.engine.state.floor[e] < before_floor[e]:
                 cause = "went up the stair"
                 first_stair += length[e] == 1
             elif config.get("task") == "combat" and stats["flights"]:

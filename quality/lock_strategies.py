@@ -35,7 +35,7 @@ from training.evaluate import EVAL_SEED
 
 def plate_policy(hints: bool):
     def act(env, f, rng):
-        s, n = env.state, plate_size(f)
+        s, n = env.engine.state, plate_size(f)
         if s.plate_hint[0, f] >= 0:
             return A_PUSH + int(s.plate_hint[0, f])
         if hints and env.action_masks()[A_HINT]:
@@ -73,7 +73,7 @@ def wall_policy(consistent: bool):
         return rings
 
     def act(env, f, rng):
-        s = env.state
+        s = env.engine.state
         shown = s.wall_history[0, f].tobytes()
         if shown not in plans:
             plans.clear()

@@ -46,7 +46,7 @@ TOUGH_HP = 30000
 def play_episode(env: gym.Env, policy: str, agent, seed: int, tough: bool = False) -> dict:
     """One sub-task episode; returns its tries (guesses or pushes), wounds, gold and outcome."""
     _, info = env.reset(seed=seed)
-    s = env.unwrapped.state
+    s = env.unwrapped.engine.state
     if tough:  # written into the state before the first step; the mask does not depend on HP
         s.hp[0, s.in_party[0]] = TOUGH_HP
         s.ceiling[0, s.in_party[0]] = TOUGH_HP

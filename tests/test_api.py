@@ -306,11 +306,13 @@ def test_integer_actions_are_accepted(action):
     env = DelveEnv()
     env.reset(seed=0)
     env.step(action)
-    assert env.state.floor[0] == 1
+    assert env.engine.state.floor[0] == 1
 
 
 def state_copy(env) -> dict:
-    return {name: np.array(a, copy=True) for name, a in zip(env.state._fields, env.state)}
+    return {
+        name: np.array(a, copy=True) for name, a in zip(env.engine.state._fields, env.engine.state)
+    }
 
 
 PER_STEP = {"steps", "events", "reward", "keeper_new"}  # the step counter and its outputs
@@ -325,7 +327,7 @@ def test_invalid_action_raise_names_the_action():
         env.step(A_MOVE)
     msg = str(err.value)
     assert action_name(A_MOVE) in msg or str(A_MOVE) in msg
-    assert MODE_NAMES[env.state.mode[0]] in msg
+    assert MODE_NAMES[env.engine.state.mode[0]] in msg
     after = state_copy(env)
     assert all(np.array_equal(before[k], after[k]) for k in before)
 
@@ -339,11 +341,11 @@ def test_invalid_action_noop_changes_nothing():
     ]
     assert masked
     for a in masked:
-        before, pace = state_copy(env), int(env.state.pace[0])
+        before, pace = state_copy(env), int(env.engine.state.pace[0])
         obs2, r, te, tr, info2 = env.step(a)
         assert info2["invalid_action"] is True
         assert (r, te, tr) == (0.0, False, False)
-        assert int(env.state.pace[0]) == pace
+        assert int(env.engine.state.pace[0]) == pace
         after = state_copy(env)
         changed = [
             k for k in before if k not in PER_STEP and not np.array_equal(before[k], after[k])

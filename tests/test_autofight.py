@@ -48,7 +48,7 @@ def test_an_autofight_step_is_exactly_its_single_attacks(difficulty):
                 continue
             b_env.load_state(a_env.save_state())
             _, reward, term, trunc, _ = a_env.step(A_AUTOFIGHT)
-            s, turns, b_reward = b_env.state, 0, 0.0
+            s, turns, b_reward = b_env.engine.state, 0, 0.0
             while True:
                 a = A_ATTACK + weakest_foe(s, 0)
                 assert b_env.action_masks()[a]
@@ -56,11 +56,11 @@ def test_an_autofight_step_is_exactly_its_single_attacks(difficulty):
                 turns += 1
                 if stops_fighting(s, 0) or turns == 100:
                     break
-            want, got = fields(b_env.state), fields(a_env.state)
+            want, got = fields(b_env.engine.state), fields(a_env.engine.state)
             assert [k for k in want if not np.array_equal(want[k], got[k])] == []
             assert np.array_equal(a_env.action_masks(), b_env.action_masks())
             assert reward == pytest.approx(b_reward, abs=1e-5)
-            in_fight = int(a_env.state.mode[0]) == FIGHT and not term
+            in_fight = int(a_env.engine.state.mode[0]) == FIGHT and not term
             ends["fight over"] += not in_fight
             ends["stopped in the fight"] += in_fight
             ends["several turns"] += turns > 1

@@ -219,7 +219,7 @@ def test_bath_1_the_bath_chance_places_a_bath_on_every_floor_or_none():
         env = DelveEnv(depth=12, bath_chance=chance)
         for seed in range(4):
             env.reset(seed=seed)
-            has = (env.state.room_feature[0, 1:] == FEAT_BATH).any(axis=1)
+            has = (env.engine.state.room_feature[0, 1:] == FEAT_BATH).any(axis=1)
             assert has.all() if want else not has.any()
 
 

@@ -86,7 +86,7 @@ def test_mon_2_every_band_size_1_to_6_is_reached_in_generation():
     sizes = set()
     for seed in range(12):
         env.reset(seed=seed)
-        s = env.state
+        s = env.engine.state
         sizes |= set(np.unique((s.band_kind[0] >= 0).sum(axis=-1)).tolist())
     assert sizes == set(range(7))  # 0: rooms without a band
 

@@ -86,7 +86,7 @@ def test_negative_control_the_soak_reports_a_change_no_dirty_bit_announced():
 
     def hook(venv, call):
         if call == 30:
-            venv.state.gold[3] += 5
+            venv.engine.state.gold[3] += 5
 
     rep = soak.soak_vector("Delve-v0", slots=4, calls=31, seed=0, hook=hook, incremental_every=1)
     assert not rep.exceptions and rep.problem_count >= 1, rep.problems

@@ -61,7 +61,7 @@ def restore(scene, snap: dict) -> None:
 def dungeons(depth: int = 12, seeds=range(12), **config):
     """(state, floor, room) for every room of every floor of a few fresh games."""
     env = DelveEnv(depth=depth, **config)
-    s = env.state
+    s = env.engine.state
     for seed in seeds:
         env.reset(seed=seed)
         for f in range(1, depth + 1):

@@ -622,7 +622,7 @@ def test_choice_1_tasks_start_at_level_1_without_owed_options(task):
     cfg = {} if task == "game" else {"task": task, "floor": 4}
     env = DelveEnv(depth=4, party=PARTY, **cfg) if task == "game" else DelveEnv(**cfg)
     env.reset(seed=3)
-    s = env.state
+    s = env.engine.state
     assert pending_member(s, 0) == -1 and s.mode[0] != CHOICE
     assert (s.level[0][s.in_party[0]] == 1).all()
 

@@ -69,7 +69,7 @@ def may_use(s, m, slot) -> bool:
 
 
 def check_fight_mask(env, mask):
-    s = env.state
+    s = env.engine.state
     if s.caster[0] >= 0 or s.mode[0] != FIGHT:  # a power being chosen, a level choice: their
         return  # own tests (tests/test_classes.py, test_spells.py)
     want = fight_choices(s)
@@ -95,11 +95,11 @@ def test_combat_mask_offers_exactly_the_acting_members_choices(floor):
     checked, asked = 0, 0
     for seed in range(150):
         env.reset(seed=seed)
-        env.state.gold[0] = int(rng.integers(0, 2000))  # some bribes affordable, some not
+        env.engine.state.gold[0] = int(rng.integers(0, 2000))  # some bribes affordable, some not
         env.engine.refresh(np.ones(1, dtype=bool))
         mask = env.action_masks()
         for _ in range(80):
-            if env.state.mode[0] == FIGHT and env.state.sel_member[0] < 0:
+            if env.engine.state.mode[0] == FIGHT and env.engine.state.sel_member[0] < 0:
                 check_fight_mask(env, mask)
                 checked += 1
             a = int(rng.choice(np.flatnonzero(mask)))
@@ -130,5 +130,5 @@ def test_combat_random_legal_play_runs_a_thousand_fights_per_tier():
             masks, steps = info["action_mask"], steps + 1
             ended += int((terminated | truncated).sum())
             assert steps < 400
-        alive = venv.state.foe_kind >= 0
-        assert (MONSTERS[venv.state.foe_kind[alive], M_BRIBE] >= 10).all()
+        alive = venv.engine.state.foe_kind >= 0
+        assert (MONSTERS[venv.engine.state.foe_kind[alive], M_BRIBE] >= 10).all()

@@ -247,7 +247,7 @@ def test_negative_control_state_mutated_mid_run():
 
     def hook(venv, call):
         if call == 1_000:
-            venv.state.gold[3] += 5
+            venv.engine.state.gold[3] += 5
 
     assert determinism.mismatches(
         determinism.digest_vector("Delve-v0", range(6), 2_000, hook=hook), ref
@@ -271,7 +271,7 @@ def test_negative_control_slots_sharing_state():
     ref = determinism.digest_vector("Delve-v0", range(4), 1_500, batch=1)
 
     def leak(venv, call):
-        venv.state.rng[1] = venv.state.rng[0]
+        venv.engine.state.rng[1] = venv.engine.state.rng[0]
 
     got = determinism.digest_vector("Delve-v0", range(4), 1_500, batch=4, hook=leak)
     assert "1" in determinism.mismatches(got, ref)

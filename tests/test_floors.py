@@ -63,7 +63,7 @@ def floors() -> list[Floor]:
     for seed in SEEDS:
         env.reset(seed=seed)
         for f in (1, 2):
-            out.append(Floor(env.state, seed, f))
+            out.append(Floor(env.engine.state, seed, f))
     return out
 
 

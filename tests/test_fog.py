@@ -19,7 +19,7 @@ def change_the_unknown(env) -> None:
     (a walk through the unseen would take its new shortcuts), the floor's map moves to
     another room never entered, and the bands of rooms never heard or entered leave. The
     state differs from `env`'s only in what the observation does not show."""
-    s = env.unwrapped.state
+    s = env.unwrapped.engine.state
     f, n = int(s.floor[0]), int(s.num_rooms[0, int(s.floor[0])])
     s.tiles[0, f][s.fog[0, f] == 0] = HALL
     unknown = [r for r in range(n) if not s.room_entered[0, f, r] and not s.room_heard[0, f, r]]
@@ -40,7 +40,7 @@ def acts_the_same_unseen(agent, seed: int, points: int = 100, every: int = 7) ->
     env.reset(seed=seed)
     same = []
     for step in range(points * every):
-        if step % every == every - 1 and env.state.floor[0] > 0:
+        if step % every == every - 1 and env.engine.state.floor[0] > 0:
             other = copy.deepcopy(env)
             change_the_unknown(other)
             same.append(copy.deepcopy(agent).act(other) == copy.deepcopy(agent).act(env))
@@ -66,7 +66,7 @@ def test_the_scripted_expert_acts_on_what_the_party_has_not_seen():
 def test_a_room_is_guarded_for_the_fog_expert_only_where_the_party_heard_or_met_a_band():
     env = DelveEnv(difficulty="easy", depth=2)
     env.reset(seed=3)
-    s = env.state
+    s = env.engine.state
     s.floor[0] = 1
     guarded = np.flatnonzero(s.band_kind[0, 1, : s.num_rooms[0, 1], 0] >= 0)
     assert len(guarded) > 0
@@ -97,7 +97,7 @@ def test_the_fog_expert_looks_for_the_map_s_room_among_the_rooms_it_knows():
     the fog expert wants every room it has seen and not entered, wherever the map lies."""
     env = DelveEnv(difficulty="easy", depth=3)
     env.reset(seed=4)
-    s = env.state
+    s = env.engine.state
     s.floor[0], f = 2, 2
     n = int(s.num_rooms[0, f])
     s.room_entered[0, f, :n] = False

@@ -125,8 +125,10 @@ def test_six_1_the_start_gives_medicinal_ale_once_and_shows_in_status_and_info()
     assert info["keeper"][0]["gift"] == "medicinal ale" and info["keeper"][0]["hint"] == HINTS[0]
     obs = env.unwrapped.engine.obs
     assert obs["status"][0, STATUS_KEEPER] == SIX_START + 1
-    assert int((env.state.item[0] == MEDICINAL_ALE).sum()) == 1 + 0  # the party starts with none
-    assert env.state.keeper_given[0] == 1 << SIX_START
+    assert (
+        int((env.engine.state.item[0] == MEDICINAL_ALE).sum()) == 1 + 0
+    )  # the party starts with none
+    assert env.engine.state.keeper_given[0] == 1 << SIX_START
     _, _, _, _, info = env.step(A_STAIRS)  # down the stair: nothing new from Sixpence
     assert "keeper" not in info and env.unwrapped.engine.obs["status"][0, STATUS_KEEPER] == 0
 
@@ -135,7 +137,7 @@ def test_six_1_the_sub_tasks_have_no_keeper():
     for task in ("combat", "vault", "explore"):
         env = DelveEnv(task=task)
         _, info = env.reset(seed=1)
-        assert "keeper" not in info and env.state.keeper_given[0] == 0
+        assert "keeper" not in info and env.engine.state.keeper_given[0] == 0
 
 
 def test_six_2_every_event_has_a_hint_and_a_gift_in_words():
@@ -443,7 +445,7 @@ def test_item_2_sixpences_gifts_arrive_known():
     look, which a foul lantern shares), and the kinds are known from then on."""
     env = DelveEnv(depth=2)
     env.reset(seed=5)
-    s = env.state
+    s = env.engine.state
     assert is_known(s, 0, MEDICINAL_ALE)
     scene = make_scene(depth=2)
     scene.calm()

@@ -221,10 +221,14 @@ def test_a_step_that_only_holds_or_swaps_shows_that_and_clears_sixpences_words()
     assert np.array_equal(eng.obs_record, record)
     obs, _, _, _, info = env.step(A_CANCEL)
     assert obs["status"][STATUS_SEL_MEMBER] == obs["status"][STATUS_SEL_SLOT] == 0
-    order, party, status = env.state.order[0].copy(), obs["party"].copy(), obs["status"].copy()
+    order, party, status = (
+        env.engine.state.order[0].copy(),
+        obs["party"].copy(),
+        obs["status"].copy(),
+    )
     assert info["action_mask"][A_SWAP]
     obs, reward, _, _, _ = env.step(A_SWAP)  # PARTY-2: the first two change places
-    assert list(env.state.order[0, :2]) == [order[1], order[0]] and reward == 0
+    assert list(env.engine.state.order[0, :2]) == [order[1], order[0]] and reward == 0
     assert not np.array_equal(obs["party"], party) and np.array_equal(obs["status"], status)
     record = eng.obs_record.copy()
     eng.refresh(np.ones(1, dtype=np.bool_))
@@ -240,7 +244,7 @@ def test_moving_items_exploring_leaves_the_bookkeeping_nothing_to_find():
     it the bookkeeping run anyway changes no field of the state, and the shaped potential is
     the one before the step."""
     env = DelveEnv(reward_mode="shaped")
-    s, p = env.state, env.engine.params
+    s, p = env.engine.state, env.engine.params
     rng = np.random.default_rng(1)
     moved = {"item", "item_wear", "item_dv", "sel_member", "sel_slot", "dirty"}
     counted = {"steps", "free_streak", "events", "log_n", "keeper_new"}  # every step's own

@@ -86,7 +86,7 @@ def test_party_1_a_party_is_one_to_four_delvers(party):
     """PARTY-1: any 1..4 delvers from the classes make a party."""
     env = DelveEnv(depth=2, party=party)
     env.reset(seed=1)
-    s = env.state
+    s = env.engine.state
     assert s.in_party[0].sum() == len(party)
     assert (s.order[0] >= 0).sum() == len(party)
 
@@ -267,14 +267,16 @@ def test_party_4_a_follow_up_without_a_selection_and_anything_else_with_one_are_
     item selected, raises ValueError naming the action; the state stays as it was."""
     env = DelveEnv(depth=2, invalid_action="raise")
     env.reset(seed=0)
-    before = {name: np.array(a, copy=True) for name, a in zip(env.state._fields, env.state)}
+    before = {
+        name: np.array(a, copy=True) for name, a in zip(env.engine.state._fields, env.engine.state)
+    }
     with pytest.raises(ValueError, match="give the selected item to member 1"):
         env.step(A_GIVE + 0)
     env.step(select_action(1, NUM_EQUIP))
     with pytest.raises(ValueError, match="take the stairs"):
         env.step(A_STAIRS)
     env.step(A_CANCEL)
-    for name, a in zip(env.state._fields, env.state):
+    for name, a in zip(env.engine.state._fields, env.engine.state):
         if name not in ("steps", "dirty", "events", "keeper_new", "free_streak"):
             assert np.array_equal(a, before[name]), name
 
@@ -529,7 +531,7 @@ def test_item_1_bitter_draughts_lie_in_rooms_and_chests_from_floor_2_only():
     items = 0
     for seed in range(40):
         env.reset(seed=seed)
-        s = env.state
+        s = env.engine.state
         assert not (s.room_items[0, :2] == BITTER_DRAUGHT).any()  # vaults included
         kinds = s.room_items[0, :, :, 0].copy()
         for f in range(13):

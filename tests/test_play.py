@@ -24,7 +24,7 @@ def play_scripted(env: DelveEnv, seed: int, until=None, max_steps: int = 5000, a
     agent = agent or ScriptedAgent()
     env.reset(seed=seed)
     for _ in range(max_steps):
-        if until is not None and until(env.state):
+        if until is not None and until(env.engine.state):
             return None
         a = agent.act(env)
         if actions is not None:
@@ -52,7 +52,7 @@ def test_scripted_agent_wins_depth2(won_seed):
     """RUN-3: the run is won the moment the party stands in the courtyard with the king."""
     env = DelveEnv(**DEPTH2)
     r, te, tr, info = play_scripted(env, won_seed)
-    s, stats = env.state, info["episode_stats"]
+    s, stats = env.engine.state, info["episode_stats"]
     assert te and not tr
     assert r >= 1.0
     assert stats["won"] and stats["king_alive"]
@@ -66,7 +66,7 @@ def test_scripted_agent_wins_depth2(won_seed):
 def starve(env: DelveEnv, members) -> tuple:
     """Leave the party with no rations, a meal due, and `members` at 1 HP with no luck die;
     then wait (or run from any fight) until the run ends."""
-    s = env.state
+    s = env.engine.state
     for m in members:
         s.hp[0, m], s.luck[0, m] = 1, 0
     s.rations[0] = 0
@@ -86,9 +86,9 @@ def test_loss_when_everyone_dies():
     env = DelveEnv(depth=2, max_steps=20000)  # (starving takes about 2,800 steps)
     env.reset(seed=3)
     env.step(A_STAIRS)
-    members = [m for m in range(5) if env.state.in_party[0, m]]
+    members = [m for m in range(5) if env.engine.state.in_party[0, m]]
     r, te, tr, info = starve(env, members)
-    stats, s = info["episode_stats"], env.state
+    stats, s = info["episode_stats"], env.engine.state
     assert te and not tr
     assert r == -1.0
     assert not stats["won"] and "lost" in stats["achievements"]
@@ -101,7 +101,7 @@ def test_loss_when_the_king_dies(won_seed):
     env = DelveEnv(**DEPTH2)
     found = lambda s: s.has_king[0] and s.mode[0] == EXPLORE  # noqa: E731  (any level choice made)
     assert play_scripted(env, won_seed, until=found) is None
-    s = env.state
+    s = env.engine.state
     assert s.mode[0] == EXPLORE and s.room_of[0, s.floor[0], s.y[0], s.x[0]] >= 0  # no wanderers
     others = [m for m in range(KING_SLOT) if s.in_party[0, m] and s.hp[0, m] > 0]
     assert others

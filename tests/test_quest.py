@@ -183,7 +183,7 @@ def test_run_1_the_default_depth_is_6():
     """RUN-1: by default the dungeon has floors 1..6 below the courtyard."""
     env = DelveEnv()
     env.reset(seed=0)
-    assert env.state.floor_visited.shape[1] == 7
+    assert env.engine.state.floor_visited.shape[1] == 7
 
 
 @pytest.mark.parametrize("depth", [2, 12])
@@ -191,7 +191,7 @@ def test_run_1_depth_ranges_from_2_to_12(depth):
     """RUN-1: depths 2 and 12 make dungeons of that many floors."""
     env = DelveEnv(depth=depth)
     env.reset(seed=3)
-    assert env.state.floor_visited.shape[1] == depth + 1
+    assert env.engine.state.floor_visited.shape[1] == depth + 1
 
 
 @pytest.mark.parametrize("depth", [0, 1, 13])
@@ -241,7 +241,7 @@ def test_run_2_the_book_lies_halfway_down_and_the_king_on_the_deepest_floor(dept
     env = DelveEnv(depth=depth)
     for seed in range(5):
         env.reset(seed=seed)
-        s = env.state
+        s = env.engine.state
         assert s.book_floor[0] == math.ceil(depth / 2)
         assert 0 <= s.book_room[0] < s.num_rooms[0, s.book_floor[0]]
         assert 0 <= s.king_room[0] < s.num_rooms[0, depth]
@@ -456,7 +456,7 @@ def test_run_7_one_seed_fixes_the_dungeon_and_the_trajectory():
     a, b = DelveEnv(depth=3), DelveEnv(depth=3)
     obs_a, _ = a.reset(seed=42)
     obs_b, _ = b.reset(seed=42)
-    for x, y in zip(a.state, b.state):
+    for x, y in zip(a.engine.state, b.engine.state):
         assert np.array_equal(x, y)
     pick = np.random.default_rng(0)
     steps = 0
@@ -471,7 +471,7 @@ def test_run_7_one_seed_fixes_the_dungeon_and_the_trajectory():
         steps += 1
         if ra[2] or ra[3]:
             break
-    for x, y in zip(a.state, b.state):
+    for x, y in zip(a.engine.state, b.engine.state):
         assert np.array_equal(x, y)
     assert steps > 10
 
@@ -481,7 +481,7 @@ def test_run_7_different_seeds_give_different_dungeons():
     a, b = DelveEnv(depth=2), DelveEnv(depth=2)
     a.reset(seed=1)
     b.reset(seed=2)
-    assert not np.array_equal(a.state.tiles, b.state.tiles)
+    assert not np.array_equal(a.engine.state.tiles, b.engine.state.tiles)
 
 
 # --- COURT-1 -------------------------------------------------------------------------------
@@ -553,8 +553,8 @@ def test_start_1_purse_is_5_gold_a_member_times_the_preset_factor_and_20_rations
     hard), with 20 rations."""
     env = DelveEnv(difficulty=difficulty, depth=2, party=party)
     env.reset(seed=5)
-    assert env.state.gold[0] == 5 * factor * len(party)
-    assert env.state.rations[0] == 20
+    assert env.engine.state.gold[0] == 5 * factor * len(party)
+    assert env.engine.state.rations[0] == 20
 
 
 START_KIT = {  # class: (worn items, pack items at least, HP range, mana well)
@@ -575,7 +575,7 @@ def test_start_1_members_start_with_class_gear_and_full_hp_and_mana(cls):
     for seed in range(40):
         env = DelveEnv(depth=2, party=(cls,))
         env.reset(seed=seed)
-        s = env.state
+        s = env.engine.state
         items = s.item[0, 0]
         assert set(items[:NUM_EQUIP][items[:NUM_EQUIP] > 0]) == worn
         for kind in pack:

@@ -116,7 +116,7 @@ def test_soak_single_env_through_gym_make(agent):
 def _plant(call_at: int, fn):
     def hook(venv, call):
         if call == call_at:
-            fn(venv.state)
+            fn(venv.engine.state)
 
     return hook
 
@@ -124,9 +124,9 @@ def _plant(call_at: int, fn):
 def _plant_two(call_at: int, first, then):
     def hook(venv, call):
         if call == call_at:
-            first(venv.state)
+            first(venv.engine.state)
         elif call == call_at + 1:
-            then(venv.state)
+            then(venv.engine.state)
 
     return hook
 
@@ -180,7 +180,7 @@ def test_negative_control_soak_reports_planted_defect(rule):
 def test_negative_control_soak_reports_an_explore_row_kept_without_a_selection():
     def hook(venv, call):
         if call == 51:
-            s, eng = venv.state, venv.engine
+            s, eng = venv.engine.state, venv.engine
             s.sel_member[7] = s.caster[7] = -1
             eng.kept[7] = True
 
@@ -192,7 +192,7 @@ def test_negative_control_fight_step_that_moves_the_clock():
     """A planted rule change: every step taken in a fight also moves the clock."""
 
     def hook(venv, call):
-        s = venv.state
+        s = venv.engine.state
         s.pace[s.mode == FIGHT] += 1
 
     rep = soak.soak_vector("Delve-v0", slots=20, calls=1_500, seed=0, hook=hook)
@@ -298,7 +298,7 @@ def _fresh_checker():
     for a in (6, 4, 4):  # the stairs, then wait: a state on floor 1
         env.step(a)
     checker = invariants.InvariantChecker()
-    assert checker.check(env.state, new_episode=True) == []
+    assert checker.check(env.engine.state, new_episode=True) == []
     return env, checker
 
 
@@ -355,14 +355,14 @@ def _bathed_without_a_bath(s):
 @pytest.mark.parametrize("rule", sorted(STATIC_PLANTS))
 def test_negative_control_checker_static_rules(rule):
     env, checker = _fresh_checker()
-    STATIC_PLANTS[rule](env.state)
-    found = checker.check(env.state, stepped=False)
+    STATIC_PLANTS[rule](env.engine.state)
+    found = checker.check(env.engine.state, stepped=False)
     assert [v.rule for v in found] == [rule], found
 
 
 def test_negative_control_checker_within_episode_rules():
     env, checker = _fresh_checker()
-    s = env.state
+    s = env.engine.state
     s.pages_held[0, 0] = 1
     s.has_book[0] = True
     s.pace[0] += 1
@@ -390,7 +390,7 @@ def test_negative_control_checker_within_episode_rules():
 def test_negative_control_checker_a_death_in_a_practice_bout():
     """COURT-2: a step taken in a practice bout never kills a member nor loses the run."""
     env, checker = _fresh_checker()
-    s = env.state
+    s = env.engine.state
     s.floor[0], s.mode[0], s.practice[0] = 0, FIGHT, True
     s.ways_known[0] = WAYS_FRESH  # (as arriving there leaves it: no travel in the courtyard)
     s.reach[0] = 0  # (nor the known map's sets: the courtyard has no map)
@@ -432,11 +432,11 @@ BAD_ACTIONS = [
 def test_bad_action_raises_value_error(action, message):
     env = DelveEnv()
     env.reset(seed=0)
-    before = invariants.state_copy(env.state)
+    before = invariants.state_copy(env.engine.state)
     with pytest.raises(ValueError) as err:
         env.step(action)
     assert message in str(err.value)
-    assert invariants.state_diff(env.state, before) == []
+    assert invariants.state_diff(env.engine.state, before) == []
 
 
 @pytest.mark.parametrize("action", [np.int8(6), np.uint16(6), np.array(6)])
@@ -444,7 +444,7 @@ def test_numpy_integer_actions_are_accepted(action):
     env = DelveEnv()
     env.reset(seed=0)
     env.step(action)
-    assert env.state.floor[0] == 1
+    assert env.engine.state.floor[0] == 1
 
 
 def _masked_action(env) -> int:
@@ -455,12 +455,14 @@ def test_masked_action_noop_mode_changes_nothing():
     env = DelveEnv(invalid_action="noop")
     obs0, _ = env.reset(seed=0)
     a = _masked_action(env)
-    before = invariants.state_copy(env.state)
+    before = invariants.state_copy(env.engine.state)
     obs, reward, terminated, truncated, info = env.step(a)
     assert info["invalid_action"] is True
     assert (reward, terminated, truncated) == (0.0, False, False)
     assert (
-        invariants.state_diff(env.state, before, ignore=("steps", "events", "reward", "keeper_new"))
+        invariants.state_diff(
+            env.engine.state, before, ignore=("steps", "events", "reward", "keeper_new")
+        )
         == []
     )
     assert all(np.array_equal(obs[k], obs0[k]) for k in obs)
@@ -470,20 +472,20 @@ def test_masked_action_raise_mode():
     env = DelveEnv(invalid_action="raise")
     env.reset(seed=0)
     a = _masked_action(env)
-    before = invariants.state_copy(env.state)
+    before = invariants.state_copy(env.engine.state)
     with pytest.raises(ValueError, match=rf"action {a} \(.+\) is not legal in mode 'explore'"):
         env.step(a)
-    assert invariants.state_diff(env.state, before) == []
+    assert invariants.state_diff(env.engine.state, before) == []
 
 
 def test_masked_action_raise_mode_vector():
     venv = DelveVectorEnv(3, invalid_action="raise")
     venv.reset(seed=0)
     a = int(np.flatnonzero(~venv.action_masks()[1])[0])
-    before = invariants.state_copy(venv.state)
+    before = invariants.state_copy(venv.engine.state)
     with pytest.raises(ValueError, match=rf"env 1: action {a} \(.+\) is not legal in mode"):
         venv.step(np.array([6, a, 6]))
-    assert invariants.state_diff(venv.state, before) == []
+    assert invariants.state_diff(venv.engine.state, before) == []
 
 
 def test_step_before_reset():
@@ -516,7 +518,7 @@ def test_vector_env_autoresets_after_the_end():
     *_, trunc, _ = venv.step(np.array([4, 4]))
     assert trunc.all()
     obs, rew, term, trunc, info = venv.step(np.array([4, 4]))  # the autoreset step
-    assert not (term | trunc).any() and (rew == 0).all() and (venv.state.steps == 0).all()
+    assert not (term | trunc).any() and (rew == 0).all() and (venv.engine.state.steps == 0).all()
 
 
 BAD_CONFIG = {
@@ -639,11 +641,11 @@ BAD_VECTOR_ACTIONS = [
 def test_bad_vector_actions(actions, message):
     venv = DelveVectorEnv(3)
     venv.reset(seed=0)
-    before = invariants.state_copy(venv.state)
+    before = invariants.state_copy(venv.engine.state)
     with pytest.raises(ValueError) as err:
         venv.step(actions)
     assert message in str(err.value)
-    assert invariants.state_diff(venv.state, before) == []
+    assert invariants.state_diff(venv.engine.state, before) == []
 
 
 # Seeds: the env means to refuse them with its own ValueError (env.py checks for it), but
@@ -710,7 +712,7 @@ def test_no_aliasing_single_env():
         a = determinism.choose_legal_one(returned[-1][1]["action_mask"], t)
         obs, _, _, _, info = env.step(a)
         returned.append((obs, info))
-    internal = list(env.engine.obs.values()) + [env.engine.masks] + list(env.state)
+    internal = list(env.engine.obs.values()) + [env.engine.masks] + list(env.engine.state)
     masks = env.action_masks()
     flat = [a for o, i in returned for a in _arrays(o, i)] + [masks]
     for i, a in enumerate(flat):
@@ -734,7 +736,9 @@ def test_mutating_returned_arrays_changes_nothing_single():
         assert np.array_equal(i1["action_mask"], i2["action_mask"])
         if r1[2] or r1[3]:
             break
-    assert invariants.state_diff(dirty.state, invariants.state_copy(clean.state)) == []
+    assert (
+        invariants.state_diff(dirty.engine.state, invariants.state_copy(clean.engine.state)) == []
+    )
 
 
 def test_no_aliasing_vector_env():
@@ -776,7 +780,9 @@ def test_mutating_returned_arrays_changes_nothing_vector():
         r2[2].fill(True)
         i1, o2, i2 = r1[4], r2[0], r2[4]
         assert all(np.array_equal(r1[0][k], o2[k]) for k in o2)
-    assert invariants.state_diff(dirty.state, invariants.state_copy(clean.state)) == []
+    assert (
+        invariants.state_diff(dirty.engine.state, invariants.state_copy(clean.engine.state)) == []
+    )
 
 
 def test_no_aliasing_sb3_adapter():
@@ -828,7 +834,7 @@ class DelveMachine(RuleBasedStateMachine):
         self.obs = self.mask = None
 
     def _check(self, new_episode=False, stepped=True):
-        found = self.checker.check(self.env.state, new_episode=new_episode, stepped=stepped)
+        found = self.checker.check(self.env.engine.state, new_episode=new_episode, stepped=stepped)
         assert found == [], found
 
     def _outputs(self, obs, info):
@@ -868,10 +874,10 @@ class DelveMachine(RuleBasedStateMachine):
     def step_illegal(self, k):
         illegal = np.flatnonzero(~self.mask)
         a = int(illegal[k % len(illegal)])
-        before = invariants.state_copy(self.env.state)
+        before = invariants.state_copy(self.env.engine.state)
         with pytest.raises(ValueError, match=f"action {a} .* is not legal in mode"):
             self.env.step(a)
-        assert invariants.state_diff(self.env.state, before) == []
+        assert invariants.state_diff(self.env.engine.state, before) == []
         self._check(stepped=False)
 
     @precondition(lambda self: self.started and not self.running)
@@ -907,7 +913,7 @@ class DelveMachine(RuleBasedStateMachine):
     def state_is_sound(self):
         """After every rule: the static invariants hold and the mask is not empty."""
         if self.started:
-            assert invariants.InvariantChecker().check(self.env.state) == []
+            assert invariants.InvariantChecker().check(self.env.engine.state) == []
             assert self.env.action_masks().any()
 
     @rule()
@@ -925,12 +931,12 @@ def test_env_save_state_load_state_round_trip():
     env.reset(seed=4)
     for t in range(200):
         env.step(determinism.choose_legal_one(env.action_masks(), determinism.noise_int(4, t)))
-    want = snapshot.to_bytes(env.state, 0)
+    want = snapshot.to_bytes(env.engine.state, 0)
     saved = pickle.loads(pickle.dumps(env.save_state()))
     for t in range(50):
         env.step(determinism.choose_legal_one(env.action_masks(), t))
     env.load_state(saved)
-    assert snapshot.to_bytes(env.state, 0) == want
+    assert snapshot.to_bytes(env.engine.state, 0) == want
 
 
 TestDelveMachine = DelveMachine.TestCase
@@ -954,7 +960,7 @@ def test_generation(env_id):
     exactly one map per floor."""
     rep = generation.check_generation(env_id, range(300))
     assert rep.problem_count == 0, rep.problems[:10]
-    depth = delve_env.DelveEnv(**determinism.PRESETS[env_id]).state.tiles.shape[1] - 1
+    depth = delve_env.DelveEnv(**determinism.PRESETS[env_id]).engine.state.tiles.shape[1] - 1
     assert rep.floors == 300 * depth and rep.secret_doors > 0
 
 
@@ -963,10 +969,10 @@ def test_generation_secret_doors_matter():
     rep = generation.check_generation("Delve-v0", range(100))
     cut = 0
     env = DelveEnv()
-    dist = np.empty(env.state.tiles.shape[2:], dtype=np.int64)
+    dist = np.empty(env.engine.state.tiles.shape[2:], dtype=np.int64)
     for seed in range(100):
         env.reset(seed=seed)
-        s = env.state
+        s = env.engine.state
         for f in range(1, s.tiles.shape[1]):
             ux, uy = (int(v) for v in s.stair_up[0, f])
             walk_distances(s.tiles[0, f], ux, uy, dist)  # secret doors left as walls

@@ -73,7 +73,7 @@ def test_rgb_array_draws_the_remembered_floor_with_the_party():
     env = DelveEnv(render_mode="rgb_array", depth=2)
     env.reset(seed=0)
     env.step(A_STAIRS)
-    s = env.state
+    s = env.engine.state
     image = env.render()
     assert image.shape == FRAME and image.dtype == np.uint8
     party = tile_px(image, int(s.x[0]), int(s.y[0]))
@@ -209,7 +209,7 @@ def test_rendering_never_changes_the_game():
         o1, *_ = quiet.step(a)
         o2, *_ = drawn.step(a)
         assert all((o1[k] == o2[k]).all() for k in o1)
-    assert quiet.state.rng[0] == drawn.state.rng[0]
+    assert quiet.engine.state.rng[0] == drawn.engine.state.rng[0]
 
 
 def test_text_shows_the_item_selected_for_the_next_action():
@@ -230,7 +230,7 @@ def test_the_picture_names_find_familiars_varmint():
 
     env = DelveEnv(depth=2, render_mode="rgb_array")
     env.reset(seed=0)
-    s = env.state
+    s = env.engine.state
     s.mode[0], s.ally_kind[0], s.ally_hp[0] = FIGHT, FAMILIAR, 3
     s.foe_kind[0, 0], s.foe_hp[0, 0], s.foe_max[0, 0] = 0, 2, 2
     assert env.render().shape[2] == 3

@@ -52,7 +52,7 @@ def same_outputs(a: tuple, b: tuple) -> bool:
 
 
 def load_into(env: DelveEnv, data: bytes) -> dict:
-    meta = from_bytes(data, env.state, 0)
+    meta = from_bytes(data, env.engine.state, 0)
     env.engine.refresh(ONE)
     return meta
 
@@ -63,7 +63,7 @@ def valid() -> tuple[bytes, DelveEnv]:
     env = DelveEnv()
     env.reset(seed=3)
     play(env, 3, 0, 500)
-    return to_bytes(env.state, 0), env
+    return to_bytes(env.engine.state, 0), env
 
 
 # --- the format --------------------------------------------------------------------------
@@ -75,7 +75,7 @@ def test_layout_magic_version_checksum_not_pickle(valid):
     magic, version, head_len = struct.unpack_from("<5sHI", data)
     assert version == VERSION == 1
     header = json.loads(data[11 : 11 + head_len])
-    assert [f[0] for f in header["fields"]] == list(env.state._fields)
+    assert [f[0] for f in header["fields"]] == list(env.engine.state._fields)
     assert data[-32:] == hashlib.sha256(data[:-32]).digest()
     assert len(data) == 11 + head_len + header["payload"] + 32
     with pytest.raises(pickle.UnpicklingError):
@@ -90,23 +90,23 @@ def test_snapshot_is_deterministic_and_slot_local():
     single.reset(seed=12)
     venv = delve_env.make_vec(4)
     venv.reset(seed=10)  # slot 2 plays seed 12
-    assert to_bytes(venv.state, 2) == to_bytes(single.state, 0)
-    others = [to_bytes(venv.state, e) for e in (0, 1, 3)]
+    assert to_bytes(venv.engine.state, 2) == to_bytes(single.engine.state, 0)
+    others = [to_bytes(venv.engine.state, e) for e in (0, 1, 3)]
     play(single, 12, 0, 300)
-    from_bytes(to_bytes(single.state, 0), venv.state, 2)
-    assert to_bytes(venv.state, 2) == to_bytes(single.state, 0)
-    assert [to_bytes(venv.state, e) for e in (0, 1, 3)] == others
+    from_bytes(to_bytes(single.engine.state, 0), venv.engine.state, 2)
+    assert to_bytes(venv.engine.state, 2) == to_bytes(single.engine.state, 0)
+    assert [to_bytes(venv.engine.state, e) for e in (0, 1, 3)] == others
 
 
 def test_meta_round_trip():
     env = DelveEnv()
     env.reset(seed=0)
-    data = to_bytes(env.state, 0, {"running": True, "note": "bug #12"})
+    data = to_bytes(env.engine.state, 0, {"running": True, "note": "bug #12"})
     assert load_into(env, data) == {"running": True, "note": "bug #12"}
     with pytest.raises(IndexError):
-        to_bytes(env.state, 1)
+        to_bytes(env.engine.state, 1)
     with pytest.raises(IndexError):
-        from_bytes(data, env.state, -1)
+        from_bytes(data, env.engine.state, -1)
 
 
 # --- round trips at 20 points per preset, replaying identically --------------------------
@@ -130,7 +130,7 @@ def test_round_trip_20_points_replays_identically(env_id):
     for point in range(20):
         data = env.save_state()
         before = outputs(env)
-        fights += int(env.state.mode[0] == 1)
+        fights += int(env.engine.state.mode[0] == 1)
         other.load_state(data)  # `other` may have finished its own game: it runs again
         assert other.save_state() == data, f"point {point}: bytes differ after a load"
         assert same_outputs(outputs(other), before), f"point {point}: obs/mask differ"
@@ -155,9 +155,9 @@ def test_round_trip_after_the_end():
     env.reset(seed=1)
     other.reset(seed=2)
     play(env, 1, 0, 10)
-    data = to_bytes(env.state, 0)
+    data = to_bytes(env.engine.state, 0)
     load_into(other, data)
-    assert to_bytes(other.state, 0) == data and same_outputs(outputs(other), outputs(env))
+    assert to_bytes(other.engine.state, 0) == data and same_outputs(outputs(other), outputs(env))
 
 
 # --- refusals: always SnapshotError, state untouched ---------------------------------------
@@ -165,10 +165,10 @@ def test_round_trip_after_the_end():
 
 def refused(data, env: DelveEnv, match: str = "") -> SnapshotError:
     """Loading `data` into env raises SnapshotError (matching `match`) and changes nothing."""
-    before = invariants.state_copy(env.state)
+    before = invariants.state_copy(env.engine.state)
     with pytest.raises(SnapshotError, match=match) as err:
-        from_bytes(data, env.state, 0)
-    assert invariants.state_diff(env.state, before) == [], "a refused load touched the state"
+        from_bytes(data, env.engine.state, 0)
+    assert invariants.state_diff(env.engine.state, before) == [], "a refused load touched the state"
     return err.value
 
 
@@ -300,9 +300,9 @@ def test_refuses_out_of_range_indices(valid, target, field, value):
     env = DelveEnv()
     env.reset(seed=3)
     load_into(env, valid[0])
-    arr = getattr(env.state, field)
+    arr = getattr(env.engine.state, field)
     arr.reshape(arr.shape[0], -1)[0, 0] = value
-    refused(to_bytes(env.state, 0), target, f"'{field}' holds .* outside")
+    refused(to_bytes(env.engine.state, 0), target, f"'{field}' holds .* outside")
 
 
 # --- the config a snapshot was made under -------------------------------------------------
@@ -311,10 +311,10 @@ def test_refuses_out_of_range_indices(valid, target, field, value):
 def refused_by_env(data, env: DelveEnv, match: str) -> SnapshotError:
     """`env.load_state(data)` raises SnapshotError (matching `match`) and changes nothing: not
     the state, the observation and mask, nor whether the episode is running."""
-    before, shown, running = invariants.state_copy(env.state), outputs(env), env._running
+    before, shown, running = invariants.state_copy(env.engine.state), outputs(env), env._running
     with pytest.raises(SnapshotError, match=match) as err:
         env.load_state(data)
-    assert invariants.state_diff(env.state, before) == [], "a refused load touched the state"
+    assert invariants.state_diff(env.engine.state, before) == [], "a refused load touched the state"
     assert same_outputs(outputs(env), shown) and env._running == running
     return err.value
 
@@ -424,7 +424,9 @@ def test_a_snapshot_without_its_config_is_refused():
     play(env, 4, 0, 50)
     other = DelveEnv()
     other.reset(seed=6)
-    refused_by_env(to_bytes(env.state, 0, {"running": True}), other, "does not record the config")
+    refused_by_env(
+        to_bytes(env.engine.state, 0, {"running": True}), other, "does not record the config"
+    )
 
 
 @pytest.mark.nojit
@@ -495,32 +497,32 @@ def test_fuzz_crafted_with_valid_checksum(valid, pos, junk):
     crafted = data[:pos] + junk + data[pos + len(junk) :]
     crafted += hashlib.sha256(crafted).digest()
     env = valid[1]
-    before = invariants.state_copy(env.state)
-    arrays = [a.copy() for a in env.state]
+    before = invariants.state_copy(env.engine.state)
+    arrays = [a.copy() for a in env.engine.state]
     try:
-        from_bytes(crafted, env.state, 0)
+        from_bytes(crafted, env.engine.state, 0)
     except SnapshotError:
-        assert invariants.state_diff(env.state, before) == []
+        assert invariants.state_diff(env.engine.state, before) == []
     finally:
-        for a, b in zip(env.state, arrays):
+        for a, b in zip(env.engine.state, arrays):
             a[...] = b
 
 
 def _fuzz_one(valid, data: bytes) -> None:
     env = valid[1]
-    before = invariants.state_copy(env.state)
+    before = invariants.state_copy(env.engine.state)
     with pytest.raises(SnapshotError):
-        from_bytes(data, env.state, 0)
-    assert invariants.state_diff(env.state, before) == []
+        from_bytes(data, env.engine.state, 0)
+    assert invariants.state_diff(env.engine.state, before) == []
 
 
 def test_negative_control_fuzz_harness_sees_a_write(valid):
     """The 'state untouched' check used above fires when a load does write."""
     env = DelveEnv()
     env.reset(seed=50)
-    before = invariants.state_copy(env.state)
-    from_bytes(valid[0], env.state, 0)
-    assert "rng" in invariants.state_diff(env.state, before)
+    before = invariants.state_copy(env.engine.state)
+    from_bytes(valid[0], env.engine.state, 0)
+    assert "rng" in invariants.state_diff(env.engine.state, before)
 
 
 def test_negative_control_round_trip_check_sees_a_lossy_load():
@@ -530,9 +532,9 @@ def test_negative_control_round_trip_check_sees_a_lossy_load():
     env.reset(seed=8)
     other.reset(seed=9)
     play(env, 8, 0, 100)
-    data = to_bytes(env.state, 0)
+    data = to_bytes(env.engine.state, 0)
     load_into(other, data)
-    other.state.rng[0] ^= 1  # what a loader that forgot the RNG would leave behind
-    assert to_bytes(other.state, 0) != data
+    other.engine.state.rng[0] ^= 1  # what a loader that forgot the RNG would leave behind
+    assert to_bytes(other.engine.state, 0) != data
     # 500 steps: random play spends most of its steps handling items, which roll nothing
     assert play(other, 8, 100, 500) != play(env, 8, 100, 500)

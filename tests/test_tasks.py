@@ -41,7 +41,7 @@ from delve_env.engine.rules.tasks import (
 def test_explore_starts_on_the_floors_stair_up_and_is_won_down_its_stair():
     env = gym.make("Delve-Explore-v0", floor=3).unwrapped
     env.reset(seed=1)
-    s = env.state
+    s = env.engine.state
     assert s.floor[0] == 3 and s.mode[0] == EXPLORE
     assert (s.x[0], s.y[0]) == tuple(s.stair_up[0, 3])
     s.maps_held[0] |= 1 << 3  # holding the floor's map opens its stair down (MAP-5)
@@ -57,14 +57,14 @@ def test_explore_closes_its_stair_up_and_freezes_order_and_packs():
     (docs/RULES.md); the whole game offers them on the same spot."""
     env = gym.make("Delve-Explore-v0", floor=2).unwrapped
     _, info = env.reset(seed=2)
-    s = env.state
+    s = env.engine.state
     assert s.tiles[0, 2, s.y[0], s.x[0]] == STAIR_UP
     mask = info["action_mask"]
     assert not mask[A_STAIRS]
     assert not mask[A_SWAP : A_SWAP + 4].any() and not mask[A_SELECT:A_WORK].any()
     game = DelveEnv(depth=3)
     game.reset(seed=2)
-    g = game.state
+    g = game.engine.state
     g.floor[0], g.x[0], g.y[0] = 2, *g.stair_up[0, 2]
     g.floor_visited[0, 2] = True
     game.engine.refresh(np.ones(1, dtype=bool))
@@ -84,9 +84,9 @@ def test_explore_shaping_pays_for_every_tile_seen_and_sparse_pays_nothing():
         e.reset(seed=4)
         e.engine.params[P_HALL_WANDER] = e.engine.params[P_JUNCTION_WANDER] = 0.0
     move = int(np.flatnonzero(env.action_masks()[A_MOVE : A_MOVE + 4])[0])
-    before = int(env.state.stat_tiles[0])
+    before = int(env.engine.state.stat_tiles[0])
     _, reward, *_ = env.step(move)
-    new = int(env.state.stat_tiles[0]) - before
+    new = int(env.engine.state.stat_tiles[0]) - before
     assert new > 0 and reward == pytest.approx(EXPLORE_TILE_REWARD * new, abs=1e-6)
     _, reward, *_ = sparse.step(move)
     assert reward == 0.0
@@ -97,7 +97,7 @@ def test_explore_shaping_pays_for_the_floors_map():
     tiles and the stair it shows and the game's own shaped terms."""
     env, _ = shaped("Delve-Explore-v0", floor=1)
     env.reset(seed=4)
-    s = env.state
+    s = env.engine.state
     r = int(np.flatnonzero(s.room_map[0, 1])[0])
     s.band_kind[0, 1, r, :] = -1
     s.room_chest[0, 1, r] = 0  # no chest keeps the map shut (CHEST-1)
@@ -126,7 +126,7 @@ def test_explore_shaping_pays_for_seeing_the_stair_down_then_for_each_pace_neare
     env, _ = shaped("Delve-Explore-v0", floor=1, max_steps=100_000)
     env.reset(seed=4)
     env.engine.params[P_HALL_WANDER] = env.engine.params[P_JUNCTION_WANDER] = 0.0
-    s = env.state
+    s = env.engine.state
     sx, sy = (int(v) for v in s.stair_down[0, 1])
     assert s.fog[0, 1, sy, sx] == 0
     moves = [m for m in range(4) if env.action_masks()[A_MOVE + m]]
@@ -163,7 +163,7 @@ def test_explore_shaping_pays_for_seeing_the_stair_down_then_for_each_pace_neare
 
 def push(env, cell):
     """Push a plate cell; the reward less what the lights that went out (or on) paid."""
-    s = env.state
+    s = env.engine.state
     lit = int(s.plate_lit[0, 1].sum())
     _, reward, terminated, *_ = env.step(A_PUSH + int(cell))
     return reward - PLATE_LIT_REWARD * (lit - int(s.plate_lit[0, 1].sum())), terminated
@@ -173,7 +173,7 @@ def test_lock_shaping_charges_the_workers_wounds():
     """A take-back on the plate undoes its wrong push (+0.1) but costs the wound (PLATE-1)."""
     env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
     env.reset(seed=5)
-    s = env.state
+    s = env.engine.state
     s.hp[0, :] = s.ceiling[0, :] = 100
     other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
     push(env, other[0])
@@ -187,7 +187,7 @@ def test_lock_shaping_charges_the_workers_wounds():
 def test_plate_shaping_pays_each_push_of_the_solution_and_charges_each_other():
     env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
     env.reset(seed=5)
-    s = env.state
+    s = env.engine.state
     key = np.flatnonzero(s.plate_key[0, 1, :3, :3].ravel())
     other = np.flatnonzero(~s.plate_key[0, 1, :3, :3].ravel())
     if len(other):
@@ -210,7 +210,7 @@ def test_plate_shaping_pays_for_each_light_put_out():
     own +-0.1 (the plate set by hand: key = the corner alone)."""
     env, _ = shaped("Delve-Vault-v0", lock="plate", floor=1)
     env.reset(seed=5)
-    s = env.state
+    s = env.engine.state
     s.plate_key[0, 1] = False
     s.plate_key[0, 1, 0, 0] = True
     s.plate_lit[0, 1] = False
@@ -235,7 +235,7 @@ def told(history, n=5):
 def test_wall_shaping_pays_once_for_each_ring_of_a_better_guess_and_for_what_guesses_tell():
     env, _ = shaped("Delve-Vault-v0", lock="wall", floor=1)
     env.reset(seed=6)
-    s = env.state
+    s = env.engine.state
     s.hp[0, :] = s.ceiling[0, :] = 1000  # wrong guesses wound: keep the worker standing
     combo = [int(v) for v in s.wall_combo[0, 1]]
     wrong = [(c + 1) % 5 for c in combo]
@@ -265,7 +265,7 @@ def test_wall_shaping_pays_nothing_for_a_guess_that_tells_nothing_new():
     """Repeating a guess rules nothing out: it pays no information (only its wound)."""
     env, _ = shaped("Delve-Vault-v0", lock="wall", floor=1)
     env.reset(seed=6)
-    s = env.state
+    s = env.engine.state
     s.hp[0, :] = s.ceiling[0, :] = 1000
     s.cls[0, s.worker[0]] = 0  # a Hero: no ring preset
     s.wall_num_set[0, 1] = 0
@@ -288,7 +288,7 @@ def test_wall_shaping_pays_nothing_for_a_guess_that_tells_nothing_new():
 def test_combat_starts_in_a_fight_with_a_floors_band(seed):
     env = gym.make("Delve-Combat-v0", floor=4).unwrapped
     env.reset(seed=seed)
-    s = env.state
+    s = env.engine.state
     r = s.room_of[0, 4, s.y[0], s.x[0]]
     assert s.floor[0] == 4 and r >= 0 and s.fight_room[0] == r
     assert s.mode[0] == FIGHT or s.outcome[0] != 0  # an ambush can end it at once
@@ -297,7 +297,7 @@ def test_combat_starts_in_a_fight_with_a_floors_band(seed):
 def test_combat_is_won_by_beating_the_band_and_lost_by_running():
     env = gym.make("Delve-Combat-v0", floor=1).unwrapped
     env.reset(seed=0)
-    s = env.state
+    s = env.engine.state
     s.foe_hp[0, :] = np.where(s.foe_kind[0] >= 0, 1, 0)
     s.foe_kind[0, 1:] = -1  # one foe with one heart left
     env.engine.refresh(np.ones(1, dtype=bool))
@@ -317,7 +317,7 @@ def test_explore_needs_a_floor_below_its_own():
         gym.make("Delve-Explore-v0", floor=12)
     env = gym.make("Delve-Explore-v0", floor=11).unwrapped
     env.reset(seed=0)
-    assert env.state.tiles.shape[1] - 1 == 12
+    assert env.engine.state.tiles.shape[1] - 1 == 12
 
 
 def test_the_wall_shows_its_best_guess():
@@ -325,7 +325,7 @@ def test_the_wall_shows_its_best_guess():
     equals (docs/OBSERVATION.md), so a policy can build on it without searching the history."""
     env = gym.make("Delve-Vault-v0", lock="wall", floor=1).unwrapped
     env.reset(seed=6)
-    s = env.state
+    s = env.engine.state
     s.hp[0, :] = s.ceiling[0, :] = 1000
     combo = [int(v) for v in s.wall_combo[0, 1]]
     wrong = [(c + 1) % 5 for c in combo]

@@ -114,12 +114,12 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
                 continue
             a = int(rng.choice(travels))
             b_env.load_state(a_env.save_state())
-            pace = int(a_env.state.pace[0])
+            pace = int(a_env.engine.state.pace[0])
             _, reward, term, trunc, info = a_env.step(a)
-            paces = int(a_env.state.pace[0]) - pace
+            paces = int(a_env.engine.state.pace[0]) - pace
             assert info["paces"] == paces >= 1
             b_rewards = 0.0
-            s = b_env.state
+            s = b_env.engine.state
             ways = np.empty(NUM_TRAVELS, dtype=np.int64)
             for _ in range(paces):
                 if a == A_REST:
@@ -131,11 +131,11 @@ def test_a_travel_step_is_exactly_its_single_moves(difficulty):
                     ends["searches"] += way == SEARCH_HERE
                 assert b_env.action_masks()[m]
                 b_rewards += b_env.step(m)[1]
-            want, got = fields(b_env.state), fields(a_env.state)
+            want, got = fields(b_env.engine.state), fields(a_env.engine.state)
             assert [k for k in want if not np.array_equal(want[k], got[k])] == []
             assert np.array_equal(a_env.action_masks(), b_env.action_masks())
             assert reward == pytest.approx(b_rewards, abs=1e-5)  # float32 rewards
-            mode = int(a_env.state.mode[0])
+            mode = int(a_env.engine.state.mode[0])
             ends["fight"] += mode == FIGHT
             ends["explore"] += mode == EXPLORE
             ends["several paces"] += paces > 1
@@ -155,8 +155,8 @@ def part_explored_floors(rng_seed: int):
             _, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             if term or trunc:
                 break
-            if step % 40 == 0 and env.state.floor[0] != 0:
-                yield env.state, (seed, step)
+            if step % 40 == 0 and env.engine.state.floor[0] != 0:
+                yield env.engine.state, (seed, step)
 
 
 def walk_down_every_tile(s, grid, where) -> int:

@@ -109,7 +109,7 @@ def dungeons(depth: int = 12, seeds=SEEDS, **config):
     """(state, floor, room, is_vault) for every room of every floor of a few fresh games, but
     the rooms of stores, statues and baths (they hold nothing else, features.place_feature)."""
     env = DelveEnv(depth=depth, **config)
-    s = env.state
+    s = env.engine.state
     for seed in seeds:
         env.reset(seed=seed)
         for f in range(1, depth + 1):
@@ -328,6 +328,6 @@ def test_the_default_config_rolls_the_same_dungeon_as_the_explicit_defaults():
     a, b = DelveEnv(), DelveEnv(**explicit)
     a.reset(seed=3)
     b.reset(seed=3)
-    for name, x, y in zip(a.state._fields, a.state, b.state):
+    for name, x, y in zip(a.engine.state._fields, a.engine.state, b.engine.state):
         assert np.array_equal(x, y), name
     assert np.array_equal(a.engine.params, b.engine.params)

@@ -75,7 +75,7 @@ def half_up(x: Fraction) -> int:
 
 def toughen(env: DelveEnv) -> None:
     """Every member gets a huge HP pool, so statistics runs never kill anyone."""
-    s = env.state
+    s = env.engine.state
     for m in range(s.hp.shape[1]):
         if s.in_party[0, m]:
             s.hp[0, m] = s.ceiling[0, m] = TOUGH
@@ -98,7 +98,7 @@ def act(env: DelveEnv, a: int):
 
 def leave_and_step_back(env: DelveEnv, f: int, r: int) -> None:
     """Leave the lock, walk one tile out of the room's corner and back in (room r of f)."""
-    s = env.state
+    s = env.engine.state
     act(env, A_LEAVE)
     moves = [d for d in range(4) if env.engine.masks[0, A_MOVE + d]]
     act(env, A_MOVE + moves[0])
@@ -119,7 +119,7 @@ def task(lock: str, f: int, seed: int = 0, tough: bool = True, **config) -> Delv
 
 def enter_guess(env: DelveEnv, guess) -> tuple:
     """Set the rings not yet set (a Rogue's preset first ring is skipped)."""
-    s, f = env.state, int(env.state.floor[0])
+    s, f = env.engine.state, int(env.engine.state.floor[0])
     out = None
     for ring in range(int(s.wall_num_set[0, f]), 3):
         out = act(env, A_RING + int(guess[ring]))
@@ -140,7 +140,7 @@ def game_scene(lock: int, seed: int = 0, f: int = 1, **config) -> tuple[DelveEnv
     config.setdefault("depth", max(2, f))
     env = DelveEnv(**config)
     env.reset(seed=seed)
-    s = env.state
+    s = env.engine.state
     r = next(
         r
         for r in range(int(s.num_rooms[0, f]))
@@ -158,7 +158,7 @@ def game_scene(lock: int, seed: int = 0, f: int = 1, **config) -> tuple[DelveEnv
 
 
 def member_of(env: DelveEnv, cls: int) -> int:
-    return int(np.flatnonzero(env.state.cls[0] == cls)[0])
+    return int(np.flatnonzero(env.engine.state.cls[0] == cls)[0])
 
 
 def ring_actions(mask: np.ndarray) -> list[int]:
@@ -189,7 +189,7 @@ def play_agent(env: DelveEnv, agent: VaultOracleAgent, limit: int = 400) -> tupl
 def test_vault1_subtask_starts_at_the_lock(lock):
     for f in (1, 5, 12):
         env = task(lock, f, seed=f, tough=False)
-        s = env.state
+        s = env.engine.state
         r = int(s.vault_room[0, f])
         assert s.floor[0] == f and s.room_of[0, f, s.y[0], s.x[0]] == r
         assert (s.band_kind[0, f, r] < 0).all()
@@ -203,7 +203,7 @@ def test_vault1_subtask_starts_at_the_lock(lock):
 
 def test_vault1_right_guess_opens_and_unlocks_loot_in_the_game():
     env, r = game_scene(WALL_LOCK, seed=3)
-    s, f = env.state, 1
+    s, f = env.engine.state, 1
     mask = refresh(env)
     assert s.room_gold[0, f, r] > 0
     assert not mask[A_LOOT], "a locked vault keeps its loot"
@@ -225,7 +225,7 @@ def test_vault1_right_guess_opens_and_unlocks_loot_in_the_game():
 
 def test_vault1_plate_solution_opens_and_unlocks_loot_in_the_game():
     env, r = game_scene(PLATE_LOCK, seed=4)
-    s, f = env.state, 1
+    s, f = env.engine.state, 1
     assert not refresh(env)[A_LOOT]
     act(env, A_WORK + member_of(env, 0))
     assert s.mode[0] == PLATE
@@ -239,7 +239,7 @@ def test_vault1_plate_solution_opens_and_unlocks_loot_in_the_game():
 def test_vault1_right_guess_ends_the_subtask_with_a_win():
     for f in (1, 7, 12):
         env = task("wall", f, seed=f)
-        s = env.state
+        s = env.engine.state
         _, _, term, trunc, info = enter_guess(env, s.wall_combo[0, f])
         assert term and not trunc
         assert info["episode_stats"]["won"]
@@ -249,14 +249,14 @@ def test_vault1_right_guess_ends_the_subtask_with_a_win():
 def test_vault1_episode_stats_report_vaults_opened():
     """ENV.md: episode_stats carries 'vaults opened' (the engine counts it in stat_vaults)."""
     env = task("wall", 2, seed=0)
-    _, _, term, _, info = enter_guess(env, env.state.wall_combo[0, 2])
-    assert term and env.state.stat_vaults[0] == 1
+    _, _, term, _, info = enter_guess(env, env.engine.state.wall_combo[0, 2])
+    assert term and env.engine.state.stat_vaults[0] == 1
     assert info["episode_stats"]["vaults_opened"] == 1
 
 
 def test_vault1_any_standing_member_may_work_and_only_in_a_locked_vault():
     env, r = game_scene(WALL_LOCK, seed=5)
-    s, f = env.state, 1
+    s, f = env.engine.state, 1
     mask = refresh(env)
     members = [m for m in range(5) if s.in_party[0, m]]
     assert [m for m in range(5) if mask[A_WORK + m]] == members
@@ -273,7 +273,7 @@ def test_vault1_any_standing_member_may_work_and_only_in_a_locked_vault():
 @pytest.mark.parametrize("lock", [WALL_LOCK, PLATE_LOCK])
 def test_vault1_lock_never_shuts_the_party_out(lock):
     env, _ = game_scene(lock, seed=6)
-    s = env.state
+    s = env.engine.state
     act(env, A_WORK + int(s.order[0, 0]))
     assert s.mode[0] in (WALL, PLATE)
     assert env.engine.masks[0, A_LEAVE], "leaving the lock is always legal in the game"
@@ -288,7 +288,7 @@ def test_vault1_lock_never_shuts_the_party_out(lock):
 
 def test_vault1_leaving_and_coming_back_keeps_the_wall_learned():
     env, r = game_scene(WALL_LOCK, seed=7, f=2)
-    s, f = env.state, 2
+    s, f = env.engine.state, 2
     toughen(env)
     hero = member_of(env, 0)
     act(env, A_WORK + hero)
@@ -310,7 +310,7 @@ def test_vault1_leaving_and_coming_back_keeps_the_wall_learned():
 
 def test_vault1_leaving_and_coming_back_keeps_the_plate_learned():
     env, _ = game_scene(PLATE_LOCK, seed=8, f=4)
-    s, f = env.state, 4
+    s, f = env.engine.state, 4
     toughen(env)
     hero = member_of(env, 0)
     act(env, A_WORK + hero)
@@ -334,7 +334,7 @@ def test_vault1_a_worker_who_falls_ends_the_work(lock):
     """In the game the party is back to exploring (others may work on); in the sub-task the
     episode ends lost."""
     env, _ = game_scene(lock, seed=9, f=3)
-    s, f = env.state, 3
+    s, f = env.engine.state, 3
     hero = member_of(env, 0)
     act(env, A_WORK + hero)
     s.luck[0, hero] = 0
@@ -361,17 +361,17 @@ def test_vault1_a_worker_who_falls_ends_the_work(lock):
 
     # the sub-task: the same fall ends the episode as a loss
     sub = task("plate", f, seed=1, tough=False)
-    w = int(sub.state.worker[0])
-    sub.state.luck[0, w] = 0
-    sub.state.hp[0, w] = 1
+    w = int(sub.engine.state.worker[0])
+    sub.engine.state.luck[0, w] = 0
+    sub.engine.state.hp[0, w] = 1
     snap = sub.save_state()
     for trial in range(200):
         sub.load_state(snap)
-        sub.state.rng[0] = seed_state(trial, 1)
-        cell = next(c for c in range(plate_n(f) ** 2) if not _opens(sub.state, f, c))
+        sub.engine.state.rng[0] = seed_state(trial, 1)
+        cell = next(c for c in range(plate_n(f) ** 2) if not _opens(sub.engine.state, f, c))
         act(sub, A_PUSH + cell)
         _, _, term, _, info = act(sub, A_PUSH + cell)
-        if sub.state.hp[0, w] == 0:
+        if sub.engine.state.hp[0, w] == 0:
             assert term and not info["episode_stats"]["won"]
             return
         assert not term
@@ -385,7 +385,7 @@ def _opens(s, f: int, cell: int) -> bool:
 
 def test_vault1_vault_rooms_hold_better_loot():
     env = DelveEnv(depth=12)
-    s = env.state
+    s = env.engine.state
     gold = {True: [], False: []}
     value = {True: [], False: []}
     item_tier = {True: [], False: []}
@@ -445,14 +445,14 @@ def test_wall1_symbols_grow_every_floor_and_the_mask_offers_s_rings():
         g = np.array([seed_state(seed, GEN)], dtype=np.uint64)
         for f in FLOORS:
             make_wall(s_env.engine.state, 0, f, g)
-            used[f] |= {int(v) for v in s_env.state.wall_combo[0, f]}
+            used[f] |= {int(v) for v in s_env.engine.state.wall_combo[0, f]}
     for f in FLOORS:
         assert used[f] == set(range(symbols(f)))
 
 
 def test_wall1_answer_counts_the_rings_right():
     env = task("wall", 6, seed=11)
-    s, f, S = env.state, 6, symbols(6)
+    s, f, S = env.engine.state, 6, symbols(6)
     combo = s.wall_combo[0, f].copy()
     for k, wrong in enumerate((3, 2, 1, 2, 3)):
         guess = guess_with_wrong(combo, wrong, S)
@@ -472,7 +472,7 @@ def test_wall1_wrong_guess_wounds_half_the_time_by_wrong_x_d4_x_factor(difficult
     factor = FACTORS[difficulty]
     for wrong in (1, 2, 3):
         env = task("wall", 8, seed=wrong, difficulty=difficulty)
-        s, f, S = env.state, 8, symbols(8)
+        s, f, S = env.engine.state, 8, symbols(8)
         w = int(s.worker[0])
         wounds = []
         for _ in range(trials):
@@ -492,7 +492,7 @@ def test_wall1_wrong_guess_wounds_half_the_time_by_wrong_x_d4_x_factor(difficult
 @pytest.mark.nojit
 def test_wall1_hard_two_wrong_rings_wound_2_x_d4_x_2():
     env = task("wall", 3, seed=2, difficulty="hard")
-    s, f = env.state, 3
+    s, f = env.engine.state, 3
     w = int(s.worker[0])
     seen = set()
     for _ in range(200):
@@ -508,7 +508,7 @@ def test_wall1_rogue_knows_the_first_ring():
     for f in FLOORS:
         for seed in range(3):
             env = task("wall", f, seed=seed, party=("rogue", "hero"))
-            s = env.state
+            s = env.engine.state
             assert s.cls[0, s.worker[0]] == ROGUE
             combo = s.wall_combo[0, f]
             assert s.wall_num_set[0, f] == 1 and s.wall_set[0, f, 0] == combo[0]
@@ -518,7 +518,7 @@ def test_wall1_rogue_knows_the_first_ring():
             assert s.wall_num_set[0, f] == 1 and s.wall_set[0, f, 0] == combo[0], "again"
     # in the game: only a Rogue worker gets it
     env, _ = game_scene(WALL_LOCK, seed=12)
-    s = env.state
+    s = env.engine.state
     act(env, A_WORK + member_of(env, 0))
     assert s.wall_num_set[0, 1] == 0
     act(env, A_LEAVE)
@@ -533,10 +533,10 @@ def test_wall1_oracle_agent_opens_every_wall_of_floors_1_to_12():
         guesses = []
         for seed in range(8):
             env = task("wall", f, seed=100 + seed)
-            combo = tuple(int(v) for v in env.state.wall_combo[0, f])
+            combo = tuple(int(v) for v in env.engine.state.wall_combo[0, f])
             _, stats = play_agent(env, agent)
             assert stats["won"], (f, seed)
-            guesses.append(int(env.state.wall_guesses[0, f]))
+            guesses.append(int(env.engine.state.wall_guesses[0, f]))
             assert guesses[-1] == play_wall(combo, symbols(f)), "the agent plays the oracle"
             assert guesses[-1] <= symbols(f) + 3
         means.append(float(np.mean(guesses)))
@@ -553,8 +553,8 @@ def test_wall1_oracle_agent_with_a_rogue_never_sets_the_known_ring():
             env = task("wall", f, seed=seed, party=("rogue", "wizard"))
             _, stats = play_agent(env, agent)
             assert stats["won"]
-            combo = tuple(int(v) for v in env.state.wall_combo[0, f])
-            guesses = int(env.state.wall_guesses[0, f])
+            combo = tuple(int(v) for v in env.engine.state.wall_combo[0, f])
+            guesses = int(env.engine.state.wall_guesses[0, f])
             assert guesses <= symbols(f) + 1
             assert guesses <= play_wall(combo, symbols(f), known_first=combo[0]) + 1
 
@@ -566,7 +566,7 @@ def test_wall1_oracle_agent_with_a_rogue_never_sets_the_known_ring():
 
 def test_plate1_every_generated_plate_is_solvable_over_10000_seeds():
     env = DelveEnv(depth=12)
-    s = env.state
+    s = env.engine.state
     for seed in range(10_000):
         g = np.array([seed_state(seed, GEN)], dtype=np.uint64)
         for f in (1 + seed % 3, 4 + seed % 3, 7 + seed % 3, 10 + seed % 3):
@@ -583,13 +583,13 @@ def test_plate1_subtask_plates_have_the_floors_size_and_are_solvable():
         env = task("plate", f, seed=f)
         n = plate_n(f)
         assert push_actions(env.engine.masks[0]) == list(range(n * n))
-        assert is_plate_solvable(env.state.plate_lit[0, f, :n, :n])
+        assert is_plate_solvable(env.engine.state.plate_lit[0, f, :n, :n])
 
 
 @pytest.mark.parametrize("f", [1, 4, 7, 10])
 def test_plate1_push_flips_the_cell_and_its_orthogonal_neighbours(f):
     env = task("plate", f, seed=21)
-    s = env.state
+    s = env.engine.state
     n = plate_n(f)
     snap = env.save_state()
     for cell in range(n * n):
@@ -603,7 +603,7 @@ def test_plate1_push_flips_the_cell_and_its_orthogonal_neighbours(f):
 def test_plate1_pushing_costs_nothing_and_opens_when_all_dark():
     for f in (2, 5, 8, 11):
         env = task("plate", f, seed=f, tough=False)
-        s = env.state
+        s = env.engine.state
         n = plate_n(f)
         hp, gold, pace = s.hp[0].copy(), int(s.gold[0]), int(s.pace[0])
         plan = np.flatnonzero(solve_plate(s.plate_lit[0, f, :n, :n]))
@@ -619,7 +619,7 @@ def test_plate1_pushing_costs_nothing_and_opens_when_all_dark():
 @pytest.mark.parametrize("f", [1, 3, 4, 6, 7, 9, 10, 12])
 def test_plate1_taking_a_push_back_wounds_d4_x_floor_tier(f):
     env = task("plate", f, seed=31 + f)
-    s = env.state
+    s = env.engine.state
     w = int(s.worker[0])
     cell = next(c for c in range(plate_n(f) ** 2) if not _opens(s, f, c))
     act(env, A_PUSH + cell)
@@ -641,7 +641,7 @@ def test_plate1_taking_a_push_back_wounds_d4_x_floor_tier(f):
 @pytest.mark.parametrize("f", [1, 4, 6, 9, 12])
 def test_plate1_hint_costs_50_x_floor_and_shows_a_cell_still_to_push(f):
     env = task("plate", f, seed=41 + f)
-    s = env.state
+    s = env.engine.state
     n = plate_n(f)
     price = 50 * f
     assert env.engine.masks[0, A_HINT]
@@ -690,7 +690,7 @@ def _check_hint(s, f: int, h: int) -> None:
 def test_plate1_rogue_gets_the_first_hint_free():
     for f in (1, 5, 10):
         env = task("plate", f, seed=f, party=("rogue", "hero"))
-        s = env.state
+        s = env.engine.state
         gold = int(s.gold[0])
         act(env, A_HINT)
         assert s.gold[0] == gold and s.stat_hint_gold[0] == 0 and s.plate_hints[0, f] == 1
@@ -707,7 +707,7 @@ def test_plate1_oracle_agent_pushes_equal_the_minimal_solution():
         for f in FLOORS:
             for seed in range(4):
                 env = task("plate", f, seed=200 + seed, party=party)
-                s = env.state
+                s = env.engine.state
                 n = plate_n(f)
                 minimum = int(solve_plate(s.plate_lit[0, f, :n, :n]).sum())
                 pushes, stats = play_agent(env, agent)
@@ -718,7 +718,7 @@ def test_plate1_oracle_agent_pushes_equal_the_minimal_solution():
 
 def test_plate1_agent_avoids_take_backs_after_someone_elses_pushes():
     env = task("plate", 5, seed=3)
-    s, f = env.state, 5
+    s, f = env.engine.state, 5
     n = plate_n(f)
     lit = s.plate_lit[0, f, :n, :n]
     plan = set(np.flatnonzero(solve_plate(lit)).tolist())
@@ -739,7 +739,7 @@ def test_plate1_agent_avoids_take_backs_after_someone_elses_pushes():
 @pytest.mark.parametrize("lock", [WALL_LOCK, PLATE_LOCK])
 def test_time2_no_pace_passes_while_working_a_lock(lock):
     env, _ = game_scene(lock, seed=13, f=2)
-    s, f = env.state, 2
+    s, f = env.engine.state, 2
     toughen(env)
     rogue = member_of(env, ROGUE)
     for m in range(4):
@@ -785,7 +785,7 @@ def test_action_space_holds_the_vault_actions():
 def test_vault1_agent_picks_up_the_wall_after_leaving_and_coming_back():
     """What the wall answered stays with the wall: a fresh agent resumes from its history."""
     env, _ = game_scene(WALL_LOCK, seed=14, f=5)
-    s, f = env.state, 5
+    s, f = env.engine.state, 5
     toughen(env)
     combo = tuple(int(v) for v in s.wall_combo[0, f])
     hero = member_of(env, 0)
@@ -816,7 +816,7 @@ def test_wall_1_the_observation_marks_the_symbols_that_agree_with_every_guess():
     from delve_env.engine.outputs.layout import PUZZLE_AGREEING, PUZZLE_CANDIDATES
 
     env = task("wall", 2, seed=3)
-    s, f, S = env.state, 2, symbols(2)
+    s, f, S = env.engine.state, 2, symbols(2)
     combo = [int(v) for v in s.wall_combo[0, f]]
     rng = np.random.default_rng(0)
     guess = None
@@ -847,7 +847,7 @@ def test_vault1_vault_rooms_hold_better_loot_from_the_next_tier():
 
     env = DelveEnv(depth=4)
     env.reset(seed=3)
-    s = env.state
+    s = env.engine.state
     seen = 0
     for f in (1, 4):
         row = {int(k) for k in ROOM_ITEM_TABLE[min(3, tier_of(f) + 1)]}
@@ -865,7 +865,7 @@ def test_wall1_rogue_knows_the_first_ring_and_a_guess_begun_is_kept():
     """WALL-1: the Rogue's known ring is set only on a guess not yet begun: a Rogue who sets a
     second ring, leaves and comes back finds both rings still set."""
     env, r = game_scene(WALL_LOCK, seed=7, f=2)
-    s, f = env.state, 2
+    s, f = env.engine.state, 2
     toughen(env)
     rogue = member_of(env, ROGUE)
     act(env, A_WORK + rogue)

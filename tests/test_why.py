@@ -54,7 +54,7 @@ def test_why_agrees_with_the_mask_at_every_state_of_random_play(case):
     venv = DelveVectorEnv(num_envs=4, **CASES[case])
     venv.reset(seed=11)
     rng = np.random.default_rng(0)
-    s, p = venv.state, venv.engine.params
+    s, p = venv.engine.state, venv.engine.params
     modes = set()
     for t in range(300):
         masks = venv.engine.masks
@@ -79,7 +79,7 @@ def test_why_reaches_every_screen():
         venv = DelveVectorEnv(num_envs=4, **CASES[case])
         venv.reset(seed=11)
         rng = np.random.default_rng(0)
-        s = venv.state
+        s = venv.engine.state
         for _ in range(300):
             for e in range(4):
                 seen.add(MODE_NAMES[s.mode[e]])

@@ -34,7 +34,7 @@ def collect(task: str, config: dict, floors: tuple[int, ...], games: int, seed: 
         env.reset(seed=seed + g)
         seen, done = set(), False
         while not done:
-            s = env.state
+            s = env.engine.state
             f = int(s.floor[0])
             if f in floors and f not in seen and not s.has_king[0]:
                 seen.add(f)

@@ -165,7 +165,7 @@ def digest_vector(
         slot_seeds = np.arange(b0, b0 + batch, dtype=np.uint64)
         live = [i for i in range(batch) if streams.wants(b0 + i)]
         obs, info = venv.reset(seed=b0)
-        mask, events = info["action_mask"], venv.state.events
+        mask, events = info["action_mask"], venv.engine.state.events
         for i in live:
             o = {k: v[i] for k, v in obs.items()}
             add(b0 + i, o, 0.0, False, False, mask[i], None if lite else events[i])
@@ -177,7 +177,7 @@ def digest_vector(
             if hook is not None:
                 hook(venv, call)
             counts += (~done).astype(np.uint64)
-            mask, events = info["action_mask"], venv.state.events
+            mask, events = info["action_mask"], venv.engine.state.events
             ended = term | trunc
             for i in live:
                 o = {k: v[i] for k, v in obs.items()}

@@ -83,3 +83,34 @@ def check_vector_outputs(obs, rew, term, trunc, info, done, space=None) -> list[
         elif not all(isinstance(stats[e], dict) for e in np.flatnonzero(ended)):
             out.append("episode_stats entries are not dicts")
     return out
+
+
+def check_state(venv) -> list[str]:
+    """The privileged state (`venv.state()`) of every slot: inside its space, its observation
+    part the record the env hands out, the party's tile a walkable one the party has seen, a
+    room the party stands in 0 paces away; and asking for it changes nothing."""
+    from delve_env.engine.outputs import privileged as pv
+
+    eng = venv.engine
+    before = [a.tobytes() for a in eng.state] + [eng.obs_record.tobytes(), eng.masks.tobytes()]
+    states = venv.state()
+    after = [a.tobytes() for a in eng.state] + [eng.obs_record.tobytes(), eng.masks.tobytes()]
+    errors = [] if before == after else ["asking for the state changed the engine"]
+    high = venv.single_state_space.high
+    s = eng.state
+    for e in range(venv.num_envs):
+        row = states[e]
+        if (row > high).any():
+            errors.append(f"slot {e}: state bytes {np.flatnonzero(row > high)[:5]} over their high")
+        if row[: eng.obs_record.shape[1]].tobytes() != eng.obs_record[e].tobytes():
+            errors.append(f"slot {e}: the state's observation is not the record handed out")
+        f, x, y = int(s.floor[e]), int(s.x[e]), int(s.y[e])
+        if f == 0:
+            continue  # the courtyard: no floor to walk
+        tile = int(row[pv.FLOOR_AT + y * pv.WIDTH + x])
+        if tile >= pv.UNSEEN or tile - 1 not in (1, 2, 3, 5, 6):  # hall .. stair up, not rock
+            errors.append(f"slot {e}: the party stands on state tile code {tile}")
+        r = int(s.room_of[e, f, y, x])
+        if r >= 0 and row[pv.ROOMS_AT + r * pv.ROOM_ROW + pv.ROOM_PACES] != 0:
+            errors.append(f"slot {e}: the party's own room {r} is not 0 paces away")
+    return errors

@@ -18,6 +18,7 @@ from .core.actions import NUM_ACTIONS
 from .core.params import P_DEPTH, P_HEIGHT, P_WIDTH
 from .core.state import allocate
 from .outputs.layout import OBS_BYTES, views
+from .outputs.privileged import STATE_BYTES, write_states
 from .step import refresh_batch, reset_batch, step_batch
 
 _READY = set()  # the entry points compiled or loaded in this process
@@ -142,6 +143,13 @@ class Engine:
         if self._pool is None:
             self._direct = bound_entry(step_batch, self.state, self._io, 0, self.num_envs)
         return copies
+
+    def privileged(self) -> np.ndarray:
+        """Every slot's privileged record (outputs/privileged.py), computed now: (N,
+        STATE_BYTES) uint8. Nothing on the step's path reads or writes it."""
+        out = np.empty((self.num_envs, STATE_BYTES), dtype=np.uint8)
+        write_states(self.state, self.obs_record, out)
+        return out
 
     def refresh(self, which: np.ndarray) -> None:
         """Recompute from scratch the observations and masks of the flagged slots."""

@@ -125,7 +125,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print()
             print(env.render_text())
             print("Legal actions:")
-            print("\n".join(_legal_lines(mask, env.unwrapped.state)))
+            print("\n".join(_legal_lines(mask, env.unwrapped.engine.state)))
         show = True
         print("action> ", end="", flush=True)
         line = sys.stdin.readline()
@@ -232,7 +232,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     else:
         from ..spaces import episode_stats
 
-        stats = episode_stats(env.unwrapped.state, 0)
+        stats = episode_stats(env.unwrapped.engine.state, 0)
         print(f"Stopped after {step} steps (the game goes on), total reward {total:g}.")
     print(_format_stats(stats))
     return 0
@@ -253,7 +253,7 @@ def _rgb_frame(env):
     """The env's `rgb_array` picture now (whatever its render mode)."""
     from ..ui.picture import render_rgb
 
-    return render_rgb(env.unwrapped.state, env.unwrapped.engine.params, 0)
+    return render_rgb(env.unwrapped.engine.state, env.unwrapped.engine.params, 0)
 
 
 def _write_gif(image_module, frames, path, fps: float) -> None:

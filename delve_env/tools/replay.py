@@ -24,7 +24,7 @@ FORMAT, VERSION = "delve-replay", 1
 def state_hash(env) -> str:
     """A 16-byte BLAKE2 digest of every state array of the env's game (hex)."""
     h = hashlib.blake2b(digest_size=16)
-    for name, array in zip(env.unwrapped.state._fields, env.unwrapped.state):
+    for name, array in zip(env.unwrapped.engine.state._fields, env.unwrapped.engine.state):
         h.update(name.encode())
         h.update(np.ascontiguousarray(array[0]).tobytes())
     return h.hexdigest()

@@ -49,7 +49,12 @@ from delve_env.checks.determinism import (
 from delve_env.checks.generation import check_generation
 from delve_env.checks.incremental import check_incremental, check_kept
 from delve_env.checks.invariants import InvariantChecker, state_copy, state_diff
-from delve_env.checks.outputs import check_obs_batch, check_obs_single, check_vector_outputs
+from delve_env.checks.outputs import (
+    check_obs_batch,
+    check_obs_single,
+    check_state,
+    check_vector_outputs,
+)
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.core.tables import FIGHT, STATUE, STORE
 
@@ -167,10 +172,12 @@ def soak_vector(
         obs, info = venv.reset(seed=seed)
         for msg in check_obs_batch(obs, slots, space):
             rep.add_problem(f"reset: {msg}")
-        checker.check(venv.state, np.ones(slots, bool))
+        checker.check(venv.engine.state, np.ones(slots, bool))
         done = np.zeros(slots, bool)
         mask = info["action_mask"]
-        seen = count_visits(rep.visits, {w: 0 for w in VISITS}, venv.state, np.zeros(slots, bool))
+        seen = count_visits(
+            rep.visits, {w: 0 for w in VISITS}, venv.engine.state, np.zeros(slots, bool)
+        )
         for call in range(calls):
             if agent == "strict":
                 actions = rng.integers(0, NUM_ACTIONS, size=slots)
@@ -181,7 +188,7 @@ def soak_vector(
                     actions[bad] = legal[bad]
             else:
                 actions = choose_legal(mask, rng.integers(0, 2**63, size=slots, dtype=np.uint64))
-            in_fight = (venv.state.mode == FIGHT) & ~done
+            in_fight = (venv.engine.state.mode == FIGHT) & ~done
             obs, rew, term, trunc, info = venv.step(actions)
             rep.calls += 1
             rep.steps += int((~done).sum())
@@ -189,13 +196,17 @@ def soak_vector(
             if hook is not None:
                 hook(venv, call)
             new_episode = done
-            seen = count_visits(rep.visits, seen, venv.state, ~done & ~(term | trunc))
+            seen = count_visits(rep.visits, seen, venv.engine.state, ~done & ~(term | trunc))
             mask = info["action_mask"]
             if call % check_every == 0 or done.any() or term.any() or trunc.any():
                 for msg in check_vector_outputs(obs, rew, term, trunc, info, done, space):
                     rep.add_problem(f"call {call}: {msg}")
-            for v in checker.check(venv.state, new_episode):
+            broken = checker.check(venv.engine.state, new_episode)
+            for v in broken:
                 rep.add_problem(f"call {call}: {v}")
+            if not broken and call % check_every == 0:  # (a broken state reads outside its arrays)
+                for msg in check_state(venv):
+                    rep.add_problem(f"call {call}: {msg}")
             for msg in check_kept(venv.engine):
                 rep.add_problem(f"call {call}: {msg}")
             if incremental_every and call % incremental_every == 0:
@@ -216,7 +227,7 @@ def soak_vector(
 
 def _strict_refusal(venv, actions, first_bad: int, rep: SoakReport, call: int) -> None:
     """A batch with a masked action must raise ValueError and change nothing."""
-    saved = state_copy(venv.state)
+    saved = state_copy(venv.engine.state)
     obs_before = {k: v.copy() for k, v in venv.engine.obs.items()}
     masks_before = venv.engine.masks.copy()
     try:
@@ -235,7 +246,7 @@ def _strict_refusal(venv, actions, first_bad: int, rep: SoakReport, call: int) -
             f"{first_bad} was not refused"
         )
         return
-    changed = state_diff(venv.state, saved)
+    changed = state_diff(venv.engine.state, saved)
     if changed:
         rep.add_problem(f"call {call}: a refused step changed state fields {changed}")
     if not np.array_equal(venv.engine.masks, masks_before) or any(
@@ -275,7 +286,7 @@ def soak_single(
             rng = np.random.default_rng(seed)
             obs, info = env.reset(seed=seed)
             _check_single_output(rep, obs, 0.0, False, False, info, space, "reset")
-            checker.check(base.state, np.ones(1, bool))
+            checker.check(base.engine.state, np.ones(1, bool))
             for t in range(steps):
                 mask = info["action_mask"]
                 a = (
@@ -284,8 +295,8 @@ def soak_single(
                     else choose_legal_one(mask, int(rng.integers(2**63)))
                 )
                 legal = bool(mask[a])
-                in_fight = base.state.mode[0] == FIGHT
-                saved = None if legal else state_copy(base.state)
+                in_fight = base.engine.state.mode[0] == FIGHT
+                saved = None if legal else state_copy(base.engine.state)
                 if not legal and agent == "strict":
                     try:
                         env.step(a)
@@ -295,7 +306,7 @@ def soak_single(
                             rep.add_problem(f"seed {seed} t {t}: refusal says {ex}")
                     else:
                         rep.add_problem(f"seed {seed} t {t}: masked action {a} not refused")
-                    changed = state_diff(base.state, saved)
+                    changed = state_diff(base.engine.state, saved)
                     if changed:
                         rep.add_problem(f"seed {seed} t {t}: refused step changed {changed}")
                     a = choose_legal_one(mask, int(rng.integers(2**63)))
@@ -313,7 +324,9 @@ def soak_single(
                     )
                 if not legal:  # noop mode: only the step counter (and the step's outputs) move
                     rep.noops += 1
-                    changed = state_diff(base.state, saved, ignore=("steps", "events", "reward"))
+                    changed = state_diff(
+                        base.engine.state, saved, ignore=("steps", "events", "reward")
+                    )
                     if changed:
                         rep.add_problem(f"seed {seed} t {t}: a masked no-op changed {changed}")
                     if rew != 0.0 and not (term or trunc):
@@ -322,7 +335,7 @@ def soak_single(
                         not np.array_equal(obs[k], obs_before[k]) for k in obs
                     ):
                         rep.add_problem(f"seed {seed} t {t}: a masked no-op changed the obs")
-                for v in checker.check(base.state):
+                for v in checker.check(base.engine.state):
                     rep.add_problem(f"seed {seed} t {t}: {v}")
                 if term or trunc:
                     rep.episodes += 1
@@ -332,7 +345,7 @@ def soak_single(
                         rep.add_problem(f"seed {seed} t {t}: no episode_stats at the end")
                     obs, info = env.reset()
                     _check_single_output(rep, obs, 0.0, False, False, info, space, "autoreset")
-                    checker.check(base.state, np.ones(1, bool))
+                    checker.check(base.engine.state, np.ones(1, bool))
     except Exception as ex:
         rep.exceptions.append(f"step {rep.calls}: {type(ex).__name__}: {ex}")
     env.close()
@@ -396,7 +409,7 @@ def _digest_cli(argv: list[str], prog: str = "delve soak digest") -> int:
 
         def hook(venv, call):
             if call == p_call:
-                venv.state.gold[(p_seed - start) % batch] += 5  # one more unit of the obs
+                venv.engine.state.gold[(p_seed - start) % batch] += 5  # one more unit of the obs
 
         if a.runner != "vector" or (p_seed - start) // batch != 0:
             raise SystemExit("--perturb needs the vector runner and a seed of the first batch")

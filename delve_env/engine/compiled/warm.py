@@ -55,6 +55,7 @@ def compile_part(part: str) -> None:
     engine = make_vec(1).engine
     if part == "reset":
         engine.compile(reset_batch, refresh_batch)
+        engine.privileged()  # the privileged state (a critic's), small beside the rest
     else:
         _actions.compile((typeof(engine.state), typeof(engine._io)))
     cache_compiled()
