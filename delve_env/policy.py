@@ -84,6 +84,23 @@ def inputs() -> Inputs:
 
 # the weights, in the order the torch network (training/net.py) names them
 WEIGHTS = ("embed", "num_w", "num_b", "body_w", "body_b", "pi_w", "pi_b", "v_w", "v_b")
+# a recurrent policy's (`delve train --memory gru`): torch's GRUCell, and the projection of
+# its output added to the first layer's
+MEMORY = ("gru_w_ih", "gru_w_hh", "gru_b_ih", "gru_b_hh", "recall_w", "recall_b")
+# the critic that reads the privileged state (`--critic state`); training only, kept in the
+# file so that a run can go on from it
+CRITIC_WEIGHTS = ("critic_state_w", "critic_state_b", "critic_h_w", "critic_out_w",
+                  "critic_out_b")  # fmt: skip
+CRITIC = 64  # the critic's hidden width
+
+
+def critic_inputs() -> tuple[np.ndarray, np.ndarray]:
+    """The bytes of the privileged state the critic reads (its rooms' and run's parts: the
+    observation's bytes it reads through the policy's own layers) and each one's scale."""
+    from .engine.outputs.privileged import ROOMS_AT, STATE_BYTES, highs
+
+    at = np.arange(ROOMS_AT, STATE_BYTES, dtype=np.int64)
+    return at, (1.0 / np.maximum(highs()[at], 1)).astype(np.float32)
 
 
 class PolicyNet:
@@ -97,9 +114,15 @@ class PolicyNet:
 
     def __init__(self, weights: dict[str, np.ndarray], meta: dict | None = None):
         missing = [k for k in WEIGHTS if k not in weights]
+        for part in (MEMORY, CRITIC_WEIGHTS):
+            if any(k in weights for k in part):
+                missing += [k for k in part if k not in weights]
         if missing:
             raise ValueError(f"policy weights miss {missing}")
-        self.w = {k: np.ascontiguousarray(weights[k], dtype=np.float32) for k in WEIGHTS}
+        names = [k for k in WEIGHTS + MEMORY + CRITIC_WEIGHTS if k in weights]
+        self.w = {k: np.ascontiguousarray(weights[k], dtype=np.float32) for k in names}
+        # the recurrent core's width (0: memoryless; every game starts from zeros)
+        self.memory = self.w["gru_w_hh"].shape[1] if "gru_w_hh" in self.w else 0
         self.meta = dict(meta or {})
         self.inputs = inputs()
         x = self.inputs
@@ -109,6 +132,10 @@ class PolicyNet:
         self._num_wt = self.w["num_w"].T.copy()
         self._body_wt = self.w["body_w"].T.copy()
         self._pi_wt = self.w["pi_w"].T.copy()
+        if self.memory:
+            self._ih_t = self.w["gru_w_ih"].T.copy()
+            self._hh_t = self.w["gru_w_hh"].T.copy()
+            self._recall_t = self.w["recall_w"].T.copy()
 
     @staticmethod
     def load(path: str | Path) -> PolicyNet:
@@ -121,7 +148,8 @@ class PolicyNet:
         if meta.get("format") != FORMAT:
             raise ValueError(f"{path}: unknown policy format {meta.get('format')!r}")
         with np.load(path) as arrays:
-            return PolicyNet({k: stored(arrays, k) for k in WEIGHTS}, meta)
+            names = [k for k in WEIGHTS + MEMORY + CRITIC_WEIGHTS if k in arrays or k == "embed"]
+            return PolicyNet({k: stored(arrays, k) for k in names}, meta)
 
     def save(self, path: str | Path, compact: bool = False) -> None:
         """Write the weights and meta as one zip (numpy's .npz with a meta.json beside);
@@ -129,11 +157,50 @@ class PolicyNet:
         save(path, self.w, self.meta, compact)
 
     def logits(self, records: np.ndarray, masks: np.ndarray | None = None) -> np.ndarray:
-        """(B, NUM_ACTIONS) float32 logits of the records; illegal actions -inf under `masks`."""
+        """(B, NUM_ACTIONS) float32 logits of the records; illegal actions -inf under `masks`.
+        A memoryless policy's only: a recurrent one reads a game step by step (`forward` with
+        its memory, as `play` and `Agent` do)."""
+        if self.memory:
+            raise ValueError("a recurrent policy's logits depend on its memory of the game: "
+                             "play it with delve_env.policy.play, play_out or Agent")  # fmt: skip
         return self.forward(records, masks)[0]
 
-    def forward(self, records: np.ndarray, masks: np.ndarray | None = None):
-        """(logits, value) of a batch of records (B, OBS_BYTES) uint8."""
+    def initial(self, n: int) -> np.ndarray:
+        """The memory of n games at their start: zeros (n, memory); (n, 0) when memoryless."""
+        return np.zeros((n, self.memory), dtype=np.float32)
+
+    def forward(self, records: np.ndarray, masks: np.ndarray | None = None,
+                hidden: np.ndarray | None = None):  # fmt: skip
+        """(logits, value, hidden) of one step of a batch of records (B, OBS_BYTES) uint8, each
+        game's memory as it stood before the step (`initial` at its start; None: zeros). The
+        value is the observation's (the critic of `--critic state` reads the privileged state,
+        which play never has)."""
+        h = self.first(records)
+        if self.memory:
+            if hidden is None:
+                hidden = self.initial(len(records))
+            hidden = self.gru(h, hidden)
+            h = h + hidden @ self._recall_t + self.w["recall_b"]
+        elif hidden is None:
+            hidden = self.initial(len(records))
+        h = np.maximum(h @ self._body_wt + self.w["body_b"], 0.0)
+        logits = h @ self._pi_wt + self.w["pi_b"]
+        if masks is not None:
+            logits = np.where(masks, logits, -np.inf)
+        return logits.astype(np.float32), h @ self.w["v_w"][0] + self.w["v_b"][0], hidden
+
+    def gru(self, x: np.ndarray, h: np.ndarray) -> np.ndarray:
+        """torch's GRUCell: the memory after reading x."""
+        n = self.memory
+        gi = x @ self._ih_t + self.w["gru_b_ih"]
+        gh = h @ self._hh_t + self.w["gru_b_hh"]
+        r = 1.0 / (1.0 + np.exp(-(gi[:, :n] + gh[:, :n])))
+        z = 1.0 / (1.0 + np.exp(-(gi[:, n : 2 * n] + gh[:, n : 2 * n])))
+        c = np.tanh(gi[:, 2 * n :] + r * gh[:, 2 * n :])
+        return ((1.0 - z) * c + z * h).astype(np.float32)
+
+    def first(self, records: np.ndarray) -> np.ndarray:
+        """The first hidden layer of a batch of records."""
         x = self.inputs
         h = (records[:, x.num_at] * x.num_scale) @ self._num_wt + self.w["num_b"]
         idx = records[:, x.cat_at].astype(np.int64) + x.cat_base
@@ -142,12 +209,7 @@ class PolicyNet:
         else:
             for lo in range(0, idx.shape[1], 64):  # the bag's sum, a block of bytes at a time
                 h += self.w["embed"][idx[:, lo : lo + 64]].sum(axis=1)
-        h = np.maximum(h, 0.0)
-        h = np.maximum(h @ self._body_wt + self.w["body_b"], 0.0)
-        logits = h @ self._pi_wt + self.w["pi_b"]
-        if masks is not None:
-            logits = np.where(masks, logits, -np.inf)
-        return logits.astype(np.float32), h @ self.w["v_w"][0] + self.w["v_b"][0]
+        return np.maximum(h, 0.0)
 
 
 def _torch_bag():
@@ -176,7 +238,7 @@ def compact(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     embed = np.asarray(weights["embed"], dtype=np.float32)
     scale = np.abs(embed).max(axis=1) / 127.0
     scale[scale == 0] = 1.0
-    out = {k: np.asarray(weights[k], dtype=np.float16) for k in WEIGHTS if k != "embed"}
+    out = {k: np.asarray(v, dtype=np.float16) for k, v in weights.items() if k != "embed"}
     out["embed_int8"] = np.round(embed / scale[:, None]).astype(np.int8)
     out["embed_scale"] = scale.astype(np.float32)
     return out
@@ -198,7 +260,9 @@ def save(path: str | Path, weights: dict[str, np.ndarray], meta: dict,
     if compact_weights:
         np.savez_compressed(path, **compact(weights))
     else:
-        np.savez_compressed(path, **{k: np.asarray(weights[k], dtype=np.float32) for k in WEIGHTS})
+        np.savez_compressed(
+            path, **{k: np.asarray(v, dtype=np.float32) for k, v in weights.items()}
+        )
     if path.suffix != ".npz" and path.with_suffix(path.suffix + ".npz").exists():
         path.with_suffix(path.suffix + ".npz").replace(path)  # savez adds .npz to other names
     with zipfile.ZipFile(path, "a", compression=zipfile.ZIP_DEFLATED) as z:
@@ -243,7 +307,8 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None, streams
     a step over the games still playing.
 
     Args:
-        policy: `(records, masks) -> masked logits` (a `PolicyNet`'s `logits`).
+        policy: A `PolicyNet` (a recurrent one's memory kept a game, in its slot), or
+            `(records, masks) -> masked logits`.
         config: The games' config (`Config` keys: a game here is the one the single env of
             that config plays after `reset(seed=s)`).
         seeds: The games' seeds.
@@ -273,6 +338,8 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
     from .spaces import episode_stats
 
     n = eng.num_envs
+    net = policy if isinstance(policy, PolicyNet) else None
+    hidden = net.initial(n) if net is not None else None
     returns = np.zeros(n)
     steps = np.zeros(n, dtype=np.int64)
     playing = np.ones(n, dtype=np.bool_)
@@ -283,7 +350,11 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
         live = np.flatnonzero(playing)
         if watch is not None:
             watch(live)
-        logits = policy(eng.obs_record[live], eng.masks[live])
+        if net is None:
+            logits = policy(eng.obs_record[live], eng.masks[live])
+        else:
+            logits, _, hidden[live] = net.forward(eng.obs_record[live], eng.masks[live],
+                                                  hidden[live])  # fmt: skip
         actions[live] = choose(logits, uniforms(streams[live], steps[live]) if sampled else None)
         eng.step(actions, ended)
         ended[:] = False
@@ -340,7 +411,9 @@ def shipped(difficulty: str, rung: float = 1.0) -> PolicyNet:
 class Agent:
     """A policy playing the single env (`DelveEnv`) step by step, as `play` plays a batch:
     `agent(env, info)` is its action, sampled from the seed's stream at this step's count (so
-    the single env plays the very game `play` plays in a slot) or the likeliest one.
+    the single env plays the very game `play` plays in a slot) or the likeliest one. A
+    recurrent policy's memory reads every observation of the game: `agent(...)` reads the
+    one it acts on, and `remember(env)` one another player acts on (`p` in `delve play`).
 
     Args:
         policy: A `PolicyNet`.
@@ -352,17 +425,28 @@ class Agent:
         self.policy, self.sampled = policy, sampled
         self.seed = np.array([seed or 0], dtype=np.uint64)
         self.steps = 0
+        self.hidden = policy.initial(1)
+
+    def _read(self, env) -> tuple[np.ndarray, np.ndarray]:
+        """(masked logits, the memory after this observation)."""
+        eng = env.unwrapped.engine
+        logits, _, hidden = self.policy.forward(eng.obs_record[:1], eng.masks[:1], self.hidden)
+        return logits, hidden
 
     def probabilities(self, env) -> np.ndarray:
         """The policy's probability of every action in the env's state (0 where illegal)."""
-        eng = env.unwrapped.engine
-        logits = self.policy.logits(eng.obs_record[:1], eng.masks[:1])[0].astype(np.float64)
+        logits = self._read(env)[0][0].astype(np.float64)
         p = np.exp(logits - logits.max())
         return p / p.sum()
 
+    def remember(self, env) -> None:
+        """Read the env's observation into the memory, as if acting on it (another player
+        acts)."""
+        self.hidden = self._read(env)[1]
+        self.steps += 1
+
     def __call__(self, env, info=None) -> int:
-        eng = env.unwrapped.engine
-        logits = self.policy.logits(eng.obs_record[:1], eng.masks[:1])
+        logits, self.hidden = self._read(env)
         u = uniforms(self.seed, np.array([self.steps])) if self.sampled else None
         self.steps += 1
         return int(choose(logits, u)[0])

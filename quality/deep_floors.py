@@ -44,7 +44,7 @@ def arrival(s, e: int) -> dict:
 def play(policy, eng, streams: np.ndarray, watch=None) -> np.ndarray:
     """Who wins, each slot of engine `eng` played to its end by the policy (sampled, slot e
     from stream `streams[e]`; `watch` as `delve_env.policy.play_out` takes it)."""
-    won = play_out(policy.logits, eng, streams, on_end=lambda s, e, steps, cut: s.outcome[e] == 1,
+    won = play_out(policy, eng, streams, on_end=lambda s, e, steps, cut: s.outcome[e] == 1,
                    watch=watch)  # fmt: skip
     return np.array(won, dtype=np.bool_)
 
@@ -90,15 +90,15 @@ def play_expert_from(task: str, config: dict, starts: list) -> np.ndarray:
     won = np.zeros(len(starts), np.bool_)
     for i, data in enumerate(starts):
         env.load_state(data)
-        env.state.rng[0] = rng_of(i)
+        env.engine.state.rng[0] = rng_of(i)
         env.engine.refresh(np.ones(1, np.bool_))
         agent.new_game()
-        agent.last_step = int(env.state.steps[0])
+        agent.last_step = int(env.engine.state.steps[0])
         done = False
         while not done:
             _, _, term, trunc, _ = env.step(agent.act(env))
             done = term or trunc
-        won[i] = env.state.outcome[0] == 1
+        won[i] = env.engine.state.outcome[0] == 1
     return won
 
 
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = []
         for data in starts:
             env.load_state(data)
-            rows.append(arrival(env.state, 0))
+            rows.append(arrival(env.engine.state, 0))
         stats[who] = rows
     for key in ARRIVAL:
         cells = [f"{f(np.array([r[key] for r in stats[w]])):.2f}"

@@ -63,7 +63,7 @@ class Scene:
 
     @property
     def s(self):
-        return self.env.state
+        return self.env.engine.state
 
     @property
     def p(self) -> np.ndarray:
@@ -255,25 +255,32 @@ def no_vaults(env: DelveEnv) -> DelveEnv:
     """Unlock every room and take away the chests and Sixpence's starting ale (and the name
     he gave it, ITEM-2): these rule tests use plain rooms and the classes' own gear (vault
     locks, chests and the keeper, CHEST-1 and SIX-1, have their own tests)."""
-    env.state.vault_room[0] = -1
-    env.state.room_chest[0] = 0
-    env.state.item[0][env.state.item[0] == MEDICINAL_ALE] = 0
-    env.state.known_kinds[0] &= ~(1 << MEDICINAL_ALE)
-    env.state.keeper_seen[0] = env.state.keeper_given[0] = (1 << NUM_KEEPER_EVENTS) - 1
+    env.engine.state.vault_room[0] = -1
+    env.engine.state.room_chest[0] = 0
+    env.engine.state.item[0][env.engine.state.item[0] == MEDICINAL_ALE] = 0
+    env.engine.state.known_kinds[0] &= ~(1 << MEDICINAL_ALE)
+    env.engine.state.keeper_seen[0] = env.engine.state.keeper_given[0] = (
+        1 << NUM_KEEPER_EVENTS
+    ) - 1
     env.engine.refresh(ONE)
     return env
 
 
-def random_policy_net(seed: int, scale: float, hidden: int = 8):
-    """A `PolicyNet` of random weights (`hidden` wide): a policy to play with, untrained."""
-    from delve_env.policy import WEIGHTS, PolicyNet, inputs
+def random_policy_net(seed: int, scale: float, hidden: int = 8, memory: bool = False):
+    """A `PolicyNet` of random weights (`hidden` wide, with a recurrent core if `memory`): a
+    policy to play with, untrained."""
+    from delve_env.policy import PolicyNet, inputs
 
     x, rng = inputs(), np.random.default_rng(seed)
     shapes = {"embed": (x.cat_rows, hidden), "num_w": (hidden, len(x.num_at)),
               "num_b": (hidden,), "body_w": (hidden, hidden), "body_b": (hidden,),
               "pi_w": (NUM_ACTIONS, hidden), "pi_b": (NUM_ACTIONS,), "v_w": (1, hidden),
               "v_b": (1,)}  # fmt: skip
-    return PolicyNet({k: rng.normal(0, scale, shapes[k]) for k in WEIGHTS})
+    if memory:
+        shapes.update({"gru_w_ih": (3 * hidden, hidden), "gru_w_hh": (3 * hidden, hidden),
+                       "gru_b_ih": (3 * hidden,), "gru_b_hh": (3 * hidden,),
+                       "recall_w": (hidden, hidden), "recall_b": (hidden,)})  # fmt: skip
+    return PolicyNet({k: rng.normal(0, scale, shape) for k, shape in shapes.items()})
 
 
 # Hand-set scenes take as many time-free actions in a row as they need (selections, chests,
@@ -315,7 +322,7 @@ def rng() -> np.ndarray:
 @pytest.fixture(autouse=True, scope="session")
 def engine_compiled_for_the_state_view_only():
     """After the session: no engine function was compiled for the `State` namedtuple. Tests
-    hand engine functions `env.state` (struct.StateView); a namedtuple compiles the function's
+    hand engine functions `env.engine.state` (struct.StateView); a namedtuple compiles the function's
     whole call tree a second time (minutes on a clean machine)."""
     yield
     if numba.config.DISABLE_JIT:
@@ -329,4 +336,4 @@ def engine_compiled_for_the_state_view_only():
         for sig in fn.signatures
         if sig and isinstance(sig[0], types.BaseNamedTuple)
     )
-    assert not wrong, f"compiled for the State namedtuple (pass env.state): {wrong}"
+    assert not wrong, f"compiled for the State namedtuple (pass env.engine.state): {wrong}"

@@ -207,3 +207,36 @@ def test_watch_trained_names_the_shipped_policies_when_none_fits(capsys, monkeyp
     monkeypatch.setattr(policy, "SHIPPED", tmp_path)
     code, _, err = run_cli(["watch", "--agent", "trained", "--steps", "1"], capsys)
     assert code == 2 and "no trained policy ships for difficulty 'normal'" in err
+
+
+def test_a_recurrent_policy_plays_in_watch_playtest_and_play_without_torch(tmp_path):
+    """With a recurrent policy shipped for easy (numpy weights; torch made unimportable),
+    `delve watch --agent trained`, `delve playtest --policy trained` and `p` in `delve play`
+    each play it, its memory carried."""
+    from tests.conftest import random_policy_net
+
+    random_policy_net(0, 0.3, memory=True).save(tmp_path / "easy.zip")
+    code = (
+        "import sys; sys.modules['torch'] = None\n"
+        "from pathlib import Path\n"
+        "from delve_env import DelveEnv, policy\n"
+        f"policy.SHIPPED = Path({str(tmp_path)!r})\n"
+        "assert policy.shipped('easy').memory == 8\n"
+        "from delve_env.tools import cli\n"
+        "assert cli.main(['watch', '--agent', 'trained', '--difficulty', 'easy', '--depth',"
+        " '2', '--steps', '200', '--seed', '4', '--fps', '1000']) == 0\n"
+        f"assert cli.main(['playtest', '--presets', 'easy', '--depth', '2', '--set',"
+        f" 'max_steps=200', '--policy', 'trained', '--seeds', '2', '--out',"
+        f" {str(tmp_path / 'pt')!r}, '--no-progress']) == 0\n"
+        "from delve_env.ui.play import PlayUI\n"
+        "ui = PlayUI(DelveEnv(difficulty='easy', depth=2), seed=1)\n"
+        "for _ in range(3):\n"
+        "    ui.key('p')\n"
+        "assert ui.steps == 3 and ui._advisor.steps == 3\n"
+        "print('recurrent ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "=== trained agent, seed 4, step 200 ===" in done.stdout
+    assert "recurrent ok" in done.stdout

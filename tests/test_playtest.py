@@ -304,7 +304,9 @@ def test_playtest_plays_a_model_batched_the_same_games_as_alone(tmp_path):
             obs, _, terminated, truncated, info = env.step(int(action[0]))
             steps += 1
             done = terminated or truncated
-        alone = playtest.run_record(env.state, 0, "easy", spec, run["seed"], steps, truncated)
+        alone = playtest.run_record(
+            env.engine.state, 0, "easy", spec, run["seed"], steps, truncated
+        )
         assert run == alone
     sampled = f"sampled:{path}"  # the policy's actions sampled, torch seeded: reproducible
     twice = [playtest.play_all([preset], [sampled], range(3), progress=False) for _ in "ab"]
@@ -338,7 +340,7 @@ def test_batched_players_play_the_same_games_as_alone(kind, tmp_path):
             obs, _, terminated, truncated, info = env.step(int(choose(logits, u)[0]))
             steps += 1
             done = terminated or truncated
-        assert run == playtest.run_record(env.state, 0, "easy", spec, run["seed"], steps,
+        assert run == playtest.run_record(env.engine.state, 0, "easy", spec, run["seed"], steps,
                                           truncated)  # fmt: skip
 
 

@@ -101,9 +101,9 @@ def test_the_numpy_forward_gives_the_torch_network_s_probabilities():
             param.normal_(0, 0.1)
     records, masks = real_records(n=32, steps=20)
     with torch.no_grad():
-        logits, value = net(torch.as_tensor(records))
+        logits, value, _ = net(torch.as_tensor(records))
     policy = net.export({"note": "test"})
-    np_logits, np_value = policy.forward(records, masks)
+    np_logits, np_value, _ = policy.forward(records, masks)
     ref = torch.log_softmax(torch.where(torch.as_tensor(masks), logits, -torch.inf), -1).numpy()
     got = np_logits - np.log(np.exp(np_logits - np_logits.max(1, keepdims=True)).sum(1,
                               keepdims=True)) - np_logits.max(1, keepdims=True)  # fmt: skip
@@ -238,9 +238,9 @@ def test_the_shipped_policies_numpy_forward_equals_the_trainer_s_network():
         policy = shipped(name)
         net = Net.from_policy(policy)
         with torch.no_grad():
-            logits, value = net(torch.as_tensor(records))
+            logits, value, _ = net(torch.as_tensor(records))
         want = torch.softmax(torch.where(torch.as_tensor(masks), logits, -torch.inf), -1)
-        got_logits, got_value = policy.forward(records, masks)
+        got_logits, got_value, _ = policy.forward(records, masks)
         got = np.exp(got_logits - got_logits.max(1, keepdims=True))
         got /= got.sum(1, keepdims=True)
         assert np.allclose(got, want.numpy(), atol=1e-5), name
@@ -281,12 +281,12 @@ def test_training_games_begin_in_the_expert_s_starts_on_a_fresh_rng(tmp_path, ca
     assert len(states) == 2  # the expert goes down to floor 2 in both games
     saved = gym.make("Delve-Easy-v0", **config).unwrapped
     saved.load_state(states[0])
-    assert saved.state.floor[0] == 2 and not saved.state.has_king[0]
+    assert saved.engine.state.floor[0] == 2 and not saved.engine.state.has_king[0]
     every = Games(config, 6, 0, states, 1.0)
     assert (every.engine.state.floor == 2).all() and every.started == 6
     assert every.engine.state.steps.min() > 0  # the games go on from where the expert was
     rngs = set(int(r) for r in every.engine.state.rng)
-    assert len(rngs) == 6 and int(saved.state.rng[0]) not in rngs  # each plays out anew
+    assert len(rngs) == 6 and int(saved.engine.state.rng[0]) not in rngs  # each plays out anew
     none = Games(config, 6, 0)
     assert (none.engine.state.floor == 0).all() and none.started == 0
     some = Games(config, 400, 0, states, 0.25)

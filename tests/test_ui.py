@@ -34,7 +34,7 @@ def play_to_first_fight_end(ui: PlayUI, limit: int = 3000) -> int:
     agent = ScriptedAgent()
     fought = False
     for _ in range(limit):
-        fighting = ui.env.state.mode[0] == FIGHT
+        fighting = ui.env.engine.state.mode[0] == FIGHT
         if fought and not fighting:
             return ui.steps
         fought = fought or fighting
@@ -47,15 +47,15 @@ def test_ui_plays_through_the_first_fight_with_keys_alone():
     ui = PlayUI(DelveEnv(depth=2, difficulty="easy"), seed=4)
     assert "Sixpence" in ui.screen()  # the start's hint, in the log
     steps = play_to_first_fight_end(ui)
-    assert steps > 0 and ui.env.state.stat_fights[0] >= 1
-    assert "> attack monster" in "\n".join(ui.log) or ui.env.state.stat_flights[0] >= 1
+    assert steps > 0 and ui.env.engine.state.stat_fights[0] >= 1
+    assert "> attack monster" in "\n".join(ui.log) or ui.env.engine.state.stat_flights[0] >= 1
     assert "FIGHT" not in ui.screen().splitlines()[0]
 
 
 def test_ui_reports_cost_no_time_and_walk_the_effects_pages():
     ui = PlayUI(DelveEnv(depth=2), seed=1)
     ui.key(">")  # down the courtyard stair
-    s = ui.env.state
+    s = ui.env.engine.state
     s.effects[0, 0] = 50
     pace, steps = int(s.pace[0]), int(s.steps[0])
     screens = {}
@@ -162,7 +162,7 @@ def test_ui_travel_keys_explore_travel_and_rest():
     assert {ACTION_KEYS[k] for k in "oGUz"} == {A_EXPLORE, A_TRAVEL_DOWN, A_TRAVEL_UP, A_REST}
     ui = PlayUI(DelveEnv(depth=2, difficulty="easy"), seed=1)
     ui.key(">")
-    s = ui.env.state
+    s = ui.env.engine.state
     pace, steps = int(s.pace[0]), ui.steps
     ui.key("o")
     assert ui.steps == steps + 1 and int(s.pace[0]) > pace + 1

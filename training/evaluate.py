@@ -140,7 +140,7 @@ def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
     from delve_env.policy import PolicyNet, is_policy_file
 
     if is_policy_file(path):
-        return play_policy_batched(PolicyNet.load(path).logits, config, episodes, seed, sampled)
+        return play_policy_batched(PolicyNet.load(path), config, episodes, seed, sampled)
     from sb3_contrib import MaskablePPO
 
     model = MaskablePPO.load(path, device="cpu")
@@ -149,8 +149,8 @@ def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
 
 def play_policy_batched(policy, config: dict, episodes: int, seed: int = EVAL_SEED,
                         sampled: bool = True) -> dict:  # fmt: skip
-    """`summarize` of a policy's episodes (`(records, masks) -> masked logits`, as
-    `delve_env.policy.play` takes) on seeds seed, seed + 1, ... in one batch."""
+    """`summarize` of a policy's episodes (a `PolicyNet` or `(records, masks) -> masked
+    logits`, as `delve_env.policy.play` takes) on seeds seed, seed + 1, ... in one batch."""
     from delve_env.policy import play
 
     runs = play(policy, config, range(seed, seed + episodes), sampled)
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             policy = shipped(Config.from_kwargs(**config).difficulty)
         except ValueError as err:
             parser.error(str(err))
-        result = play_policy_batched(policy.logits, config, args.episodes, args.seed, sampled=True)
+        result = play_policy_batched(policy, config, args.episodes, args.seed, sampled=True)
     else:
         policy = random_policy(args.seed) if agent == "random" else scripted_policy()
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)

@@ -14,7 +14,7 @@ from numba import get_num_threads, njit, prange
 from torch import nn
 
 from delve_env.engine.core.actions import NUM_ACTIONS
-from delve_env.policy import WEIGHTS, PolicyNet, inputs
+from delve_env.policy import CRITIC, PolicyNet, critic_inputs, inputs
 
 
 @njit(cache=True, parallel=True)
@@ -59,9 +59,17 @@ class Net(nn.Module):
 
     Args:
         hidden: Width of both hidden layers.
+        memory: A recurrent core (a GRU cell) between the first layer and the second: its
+            output, through a projection that starts at zero, is added to the first layer's,
+            so a new core changes nothing until trained (a memoryless policy goes on from
+            where it stood).
+        critic: A value that also reads the privileged state (`DelveEnv.state()`: the rooms'
+            and the run's parts, engine/outputs/privileged.py), added to the value of the
+            observation through a layer that starts at zero. Training only: the policy that
+            plays reads the observation alone.
     """
 
-    def __init__(self, hidden: int = 128):
+    def __init__(self, hidden: int = 128, memory: bool = False, critic: bool = False):
         super().__init__()
         x = inputs()
         self.register_buffer("cat_at", torch.as_tensor(x.cat_at))
@@ -78,37 +86,104 @@ class Net(nn.Module):
         nn.init.zeros_(self.pi.bias)
         nn.init.orthogonal_(self.v.weight, gain=1.0)
         self.hidden = hidden
+        self.memory = memory
+        self.critic = critic
+        if memory:
+            self.gru = nn.GRUCell(hidden, hidden)
+            self.recall = nn.Linear(hidden, hidden)
+            nn.init.zeros_(self.recall.weight)
+            nn.init.zeros_(self.recall.bias)
+        if critic:
+            at, scale = critic_inputs()
+            self.register_buffer("state_at", torch.as_tensor(at))
+            self.register_buffer("state_scale", torch.as_tensor(scale))
+            self.critic_state = nn.Linear(len(at), CRITIC)
+            self.critic_h = nn.Linear(hidden, CRITIC, bias=False)
+            self.critic_out = nn.Linear(CRITIC, 1)
+            nn.init.zeros_(self.critic_out.weight)
+            nn.init.zeros_(self.critic_out.bias)
 
-    def forward(self, records: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(logits, value) of uint8 records (B, OBS_BYTES); the caller masks the logits."""
+    def first(self, records: torch.Tensor) -> torch.Tensor:
+        """The first hidden layer of uint8 records (..., OBS_BYTES)."""
+        lead = records.shape[:-1]
+        records = records.reshape(-1, records.shape[-1])
         idx = records[:, self.cat_at].long() + self.cat_base
         num = records[:, self.num_at].float() * self.num_scale
         h = torch.relu(OneHotLayer.apply(idx, self.embed.weight) + self.num(num))
+        return h.reshape(*lead, self.hidden)
+
+    def heads(self, h: torch.Tensor, states: torch.Tensor | None):
+        """(logits, value) from the first layer (after the memory)."""
         h = torch.relu(self.body(h))
-        return self.pi(h), self.v(h).squeeze(-1)
+        value = self.v(h).squeeze(-1)
+        if self.critic and states is not None:
+            s = states[..., self.state_at].float() * self.state_scale
+            c = torch.relu(self.critic_state(s) + self.critic_h(h))
+            value = value + self.critic_out(c).squeeze(-1)
+        return self.pi(h), value
+
+    def forward(self, records: torch.Tensor, hidden: torch.Tensor | None = None,
+                states: torch.Tensor | None = None):  # fmt: skip
+        """(logits, value, hidden) of one step of a batch: uint8 records (B, OBS_BYTES), the
+        memory as it stood (B, hidden; zeros where None) and, for the critic, the privileged
+        states (B, STATE_BYTES). hidden is None without a memory. The caller masks the logits."""
+        h = self.first(records)
+        if self.memory:
+            hidden = self.gru(h, h.new_zeros(h.shape) if hidden is None else hidden)
+            h = h + self.recall(hidden)
+        logits, value = self.heads(h, states)
+        return logits, value, hidden
+
+    def sequence(self, records: torch.Tensor, hidden: torch.Tensor, starts: torch.Tensor,
+                 states: torch.Tensor | None = None):  # fmt: skip
+        """(logits, value) of T steps of B games (records (T, B, OBS_BYTES)) from the memory
+        `hidden` (B, hidden) held before the first; `starts` (T, B) flags the steps that begin a
+        game, where the memory starts from zeros (the training rollout's segments)."""
+        h = self.first(records)
+        if self.memory:
+            out = []
+            for t in range(h.shape[0]):
+                hidden = self.gru(h[t], hidden * (1.0 - starts[t])[:, None])
+                out.append(hidden)
+            h = h + self.recall(torch.stack(out))
+        return self.heads(h, states)
 
     def named(self) -> dict[str, torch.Tensor]:
-        """The parameters by the numpy policy's names (WEIGHTS)."""
-        return {"embed": self.embed.weight, "num_w": self.num.weight, "num_b": self.num.bias,
-                "body_w": self.body.weight, "body_b": self.body.bias, "pi_w": self.pi.weight,
-                "pi_b": self.pi.bias, "v_w": self.v.weight, "v_b": self.v.bias}  # fmt: skip
+        """The parameters by the numpy policy's names (WEIGHTS, then MEMORY and CRITIC where
+        the network has them)."""
+        out = {"embed": self.embed.weight, "num_w": self.num.weight, "num_b": self.num.bias,
+               "body_w": self.body.weight, "body_b": self.body.bias, "pi_w": self.pi.weight,
+               "pi_b": self.pi.bias, "v_w": self.v.weight, "v_b": self.v.bias}  # fmt: skip
+        if self.memory:
+            out.update({"gru_w_ih": self.gru.weight_ih, "gru_w_hh": self.gru.weight_hh,
+                        "gru_b_ih": self.gru.bias_ih, "gru_b_hh": self.gru.bias_hh,
+                        "recall_w": self.recall.weight, "recall_b": self.recall.bias})  # fmt: skip
+        if self.critic:
+            out.update({"critic_state_w": self.critic_state.weight,
+                        "critic_state_b": self.critic_state.bias, "critic_h_w": self.critic_h.weight,
+                        "critic_out_w": self.critic_out.weight,
+                        "critic_out_b": self.critic_out.bias})  # fmt: skip
+        return out
 
     def weights(self) -> dict[str, np.ndarray]:
-        """The numpy policy's arrays (WEIGHTS' names)."""
-        named = self.named()
-        return {k: named[k].detach().cpu().numpy().copy() for k in WEIGHTS}
+        """The numpy policy's arrays (by `named`'s names)."""
+        return {k: v.detach().cpu().numpy().copy() for k, v in self.named().items()}
 
     def export(self, meta: dict | None = None) -> PolicyNet:
-        """The numpy policy with these weights."""
+        """The numpy policy with these weights (the critic's ride along, for training on)."""
         return PolicyNet(self.weights(), meta)
 
     @staticmethod
-    def from_policy(policy: PolicyNet) -> Net:
-        """A torch network holding a numpy policy's weights (to go on training it)."""
-        net = Net(policy.w["body_w"].shape[0])
+    def from_policy(policy: PolicyNet, memory: bool = False, critic: bool = False) -> Net:
+        """A torch network holding a numpy policy's weights (to go on training it), with a
+        memory and a critic where the policy has them or they are asked for (new ones start
+        at zero: the network plays as the policy did)."""
+        net = Net(policy.w["body_w"].shape[0], memory or policy.memory > 0,
+                  critic or "critic_out_w" in policy.w)  # fmt: skip
         with torch.no_grad():
             for name, param in net.named().items():
-                param.copy_(torch.as_tensor(policy.w[name]))
+                if name in policy.w:
+                    param.copy_(torch.as_tensor(policy.w[name]))
         return net
 
 

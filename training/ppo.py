@@ -7,11 +7,18 @@ generalised advantage estimates, as in CleanRL's single-file PPO, with the illeg
 logits set to the lowest float (TorchRL's MaskedCategorical does the same) so that they are
 never sampled and add nothing to the entropy. docs/LEARNING.md says why it replaced
 sb3-contrib's MaskablePPO as the default (`--trainer sb3` still runs that).
+
+Two options of the network (training/net.py): a memory (`--memory gru`), trained over
+segments of SEGMENT steps of each game's rollout from the memory it held at the segment's
+start (stored as it played, zero at each game's start; the recurrent PPO of SB3-contrib and
+R2D2), and a critic that reads the privileged state (`--critic state`), asked of the engine
+each step of the rollout (an asymmetric actor-critic: the policy never sees it).
 """
 
 from __future__ import annotations
 
 import csv
+import math
 import time
 from pathlib import Path
 
@@ -23,11 +30,13 @@ from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.outputs.layout import OBS_BYTES
+from delve_env.engine.outputs.privileged import STATE_BYTES
 from delve_env.engine.outputs.rewards import outcome_reward
 from delve_env.policy import PolicyNet
 from training.net import Net, log_probs_entropy, sample
 
 HIDDEN = {"small": 128, "tiny": 16}  # TaskDefaults.net -> the hidden layers' width
+SEGMENT = 32  # a recurrent update's sequences: steps of one game's rollout (or n_steps' divisor)
 LOG_FIELDS = ("timesteps", "seconds", "steps_per_s", "episodes", "win_rate", "mean_return",
               "policy_loss", "value_loss", "entropy", "approx_kl", "clip_frac",
               "learning_rate")  # fmt: skip
@@ -94,12 +103,15 @@ class Games:
 
 
 def policy_of(net: Net):
-    """`(records, masks) -> masked logits` (numpy) of the torch network, for `play`."""
+    """What `play` plays of the torch network: `(records, masks) -> masked logits`, or the
+    numpy policy of a recurrent one (its memory kept a game)."""
+    if net.memory:
+        return net.export()
     device = next(net.parameters()).device
 
     def logits(records: np.ndarray, masks: np.ndarray) -> np.ndarray:
         with torch.no_grad():
-            out, _ = net(torch.from_numpy(np.ascontiguousarray(records)).to(device))
+            out = net(torch.from_numpy(np.ascontiguousarray(records)).to(device))[0]
         return np.where(masks, out.cpu().numpy(), -np.inf)
 
     return logits
@@ -112,9 +124,12 @@ class PPO:
         hp: A `training.tasks.TaskDefaults` row.
         seed: Seeds torch (the network's initial weights and the sampled actions).
         init: A trained policy to start from (its weights), else new weights.
+        memory: Give the network a recurrent core (new ones start at zero: `Net`).
+        critic: Give its value the privileged state to read.
     """
 
-    def __init__(self, hp, seed: int = 0, device: str = "cpu", init: PolicyNet | None = None):
+    def __init__(self, hp, seed: int = 0, device: str = "cpu", init: PolicyNet | None = None,
+                 memory: bool = False, critic: bool = False):  # fmt: skip
         import numba
 
         # the one-hot layer's backward (numba) on as many threads as torch's layers
@@ -122,7 +137,10 @@ class PPO:
         self.hp = hp
         self.device = torch.device(device)
         torch.manual_seed(seed)
-        net = Net(HIDDEN[hp.net]) if init is None else Net.from_policy(init)
+        if init is None:
+            net = Net(HIDDEN[hp.net], memory, critic)
+        else:
+            net = Net.from_policy(init, memory, critic)
         self.net = net.to(self.device)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=hp.learning_rate, eps=1e-5)
         self.gen = torch.Generator().manual_seed(seed)
@@ -134,6 +152,12 @@ class PPO:
         self.values = torch.zeros((t, n))
         self.rewards = torch.zeros((t, n))
         self.dones = torch.zeros((t, n))
+        self.states = torch.zeros((t, n, STATE_BYTES), dtype=torch.uint8) if net.critic else None
+        if net.memory:
+            self.hidden = torch.zeros((n, net.hidden))  # each game's memory now
+            self.hidden_at = torch.zeros((t, n, net.hidden))  # ... before step t
+            self.starts = torch.zeros((t, n))  # step t begins a game
+            self.first = torch.ones(n)  # the next step begins a game
         self.num_timesteps = 0
         self.episodes = 0
         self.recent: list[tuple[float, bool]] = []  # (return, won) of finished training games
@@ -141,11 +165,17 @@ class PPO:
     def collect(self, games: Games, returns: np.ndarray) -> torch.Tensor:
         """Play `n_steps` steps of every game into the buffers; returns the last values."""
         eng = games.engine
+        net, dev = self.net, self.device
         for t in range(self.hp.n_steps):
             self.obs[t] = torch.from_numpy(eng.obs_record)
             self.masks[t] = torch.from_numpy(eng.masks)
+            states = self.state_now(eng, t)
+            hidden = None
+            if net.memory:
+                self.hidden_at[t], self.starts[t] = self.hidden, self.first
+                hidden = self.hidden.to(dev)
             with torch.no_grad():
-                logits, value = self.net(self.obs[t].to(self.device))
+                logits, value, hidden = net(self.obs[t].to(dev), hidden, states)
                 logits, value = logits.cpu(), value.cpu()
                 action = sample(logits, self.masks[t], self.gen)
                 logp, _ = log_probs_entropy(logits, self.masks[t], action)
@@ -153,6 +183,9 @@ class PPO:
             rewards, dones, won = games.step(action.numpy())
             self.rewards[t] = torch.from_numpy(rewards)
             self.dones[t] = torch.from_numpy(dones.astype(np.float32))
+            if net.memory:  # a finished game's slot starts its next game from no memory
+                self.first = self.dones[t].clone()
+                self.hidden = hidden.cpu() * (1.0 - self.first)[:, None]
             returns += rewards
             for e in np.flatnonzero(dones):
                 self.recent.append((float(returns[e]), bool(won[e])))
@@ -160,7 +193,19 @@ class PPO:
             self.episodes += int(dones.sum())
         self.num_timesteps += self.hp.n_steps * self.hp.num_envs
         with torch.no_grad():
-            return self.net(torch.from_numpy(eng.obs_record).to(self.device))[1].cpu()
+            hidden = self.hidden.to(dev) if net.memory else None
+            records = torch.from_numpy(eng.obs_record).to(dev)
+            return net(records, hidden, self.state_now(eng, None))[1].cpu()
+
+    def state_now(self, eng: Engine, t: int | None):
+        """The privileged states of the engine's slots for the critic (kept as step t's), or
+        None where the network has no critic."""
+        if not self.net.critic:
+            return None
+        states = torch.from_numpy(eng.privileged())
+        if t is not None:
+            self.states[t] = states
+        return states.to(self.device)
 
     def advantages(self, last_value: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Generalised advantage estimates and the value targets (a game's end, won, lost or
@@ -186,15 +231,18 @@ class PPO:
         obs, masks = self.obs.reshape(size, OBS_BYTES), self.masks.reshape(size, NUM_ACTIONS)
         actions, old_logp = self.actions.reshape(size), self.logps.reshape(size)
         adv, target = adv.reshape(size), target.reshape(size)
+        states = None if self.states is None else self.states.reshape(size, STATE_BYTES)
         stats = {k: 0.0 for k in ("policy_loss", "value_loss", "entropy", "approx_kl",
                                   "clip_frac")}  # fmt: skip
         batches = 0
+        dev = self.device
         for _ in range(hp.n_epochs):
-            order = torch.randperm(size, generator=self.gen)
-            for lo in range(0, size, hp.batch_size):
-                b = order[lo : lo + hp.batch_size]
-                dev = self.device
-                logits, value = self.net(obs[b].to(dev))
+            for b in self.minibatches():
+                if self.net.memory:
+                    logits, value = self.segments(b)
+                else:
+                    s = None if states is None else states[b].to(dev)
+                    logits, value, _ = self.net(obs[b].to(dev), None, s)
                 logp, entropy = log_probs_entropy(logits, masks[b].to(dev), actions[b].to(dev))
                 ratio = (logp - old_logp[b].to(dev)).exp()
                 a = adv[b].to(dev)
@@ -216,6 +264,42 @@ class PPO:
                     stats["clip_frac"] += ((ratio - 1).abs() > hp.clip).float().mean().item()
                 batches += 1
         return {k: v / batches for k, v in stats.items()}
+
+    def minibatches(self):
+        """One epoch's minibatches of the rollout's flat (t * num_envs + e) indices, in a
+        random order: single steps, or for a memory whole segments (SEGMENT steps of one
+        game's slot, as many as make up batch_size steps)."""
+        hp = self.hp
+        size = hp.n_steps * hp.num_envs
+        if not self.net.memory:
+            order = torch.randperm(size, generator=self.gen)
+            yield from (order[lo : lo + hp.batch_size] for lo in range(0, size, hp.batch_size))
+            return
+        seg = math.gcd(hp.n_steps, SEGMENT)
+        count = (hp.n_steps // seg) * hp.num_envs  # segment k: slot k % n from step k // n * seg
+        per = max(1, hp.batch_size // seg)
+        order = torch.randperm(count, generator=self.gen)
+        steps = torch.arange(seg)[:, None]
+        for lo in range(0, count, per):
+            k = order[lo : lo + per]
+            t0, e = (k // hp.num_envs) * seg, k % hp.num_envs
+            yield ((t0[None, :] + steps) * hp.num_envs + e[None, :]).reshape(-1)  # (seg, b)
+
+    def segments(self, b: torch.Tensor):
+        """(logits, value) of a minibatch of segments (`minibatches`' flat indices, step-major),
+        the memory replayed through each from the one it held at its first step."""
+        hp, dev = self.hp, self.device
+        seg = math.gcd(hp.n_steps, SEGMENT)
+        t, e = b // hp.num_envs, b % hp.num_envs
+        shape = (seg, -1)
+        records = self.obs[t, e].reshape(*shape, OBS_BYTES).to(dev)
+        starts = self.starts[t, e].reshape(shape).to(dev)
+        hidden = self.hidden_at[t[: len(b) // seg], e[: len(b) // seg]].to(dev)
+        states = None
+        if self.states is not None:
+            states = self.states[t, e].reshape(*shape, STATE_BYTES).to(dev)
+        logits, value = self.net.sequence(records, hidden, starts, states)
+        return logits.reshape(len(b), NUM_ACTIONS), value.reshape(len(b))
 
     def train(self, games: Games, timesteps: int, log: csv.DictWriter | None, started: float,
               total: int, after_update=None) -> None:  # fmt: skip

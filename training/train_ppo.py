@@ -102,6 +102,12 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                      help="a lost game's end pays this many times the env's loss (ppo; 1)")  # fmt: skip
     run.add_argument("--gae-lambda", type=float,
                      help="the advantage estimate's lambda, in [0, 1] (0.95)")  # fmt: skip
+    run.add_argument("--memory", choices=("none", "gru"), default="none",
+                     help="gru: a recurrent core between the first layer and the heads, its "
+                          "memory reset at each game's start (ppo; a policy with one keeps it)")  # fmt: skip
+    run.add_argument("--critic", choices=("observation", "state"), default="observation",
+                     help="state: the value also reads the privileged state (env.state()), "
+                          "in training only (ppo)")  # fmt: skip
     run.add_argument("--no-progress", action="store_true", help="no progress bar")
     run.add_argument("--curriculum", action=argparse.BooleanOptionalAction,
                      help="whole game: start at depth 2, one floor deeper at each curve point "
@@ -155,6 +161,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error("--extractor is for --trainer sb3")
     if hp.trainer != "ppo" and (args.win_weight, args.loss_weight) != (None, None):
         parser.error("--win-weight and --loss-weight are for --trainer ppo")
+    if hp.trainer != "ppo" and (args.memory, args.critic) != ("none", "observation"):
+        parser.error("--memory and --critic are for --trainer ppo")
     init = None
     if args.init is not None:
         if hp.trainer != "ppo":
@@ -178,7 +186,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
     train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init,
-          starts)  # fmt: skip
+          starts, memory=args.memory == "gru", critic=args.critic == "state")  # fmt: skip
     return 0
 
 
@@ -255,7 +263,7 @@ def stage_keys(config: dict) -> dict:
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
           progress: bool = True, device: str = "cpu", init=None, starts=None,
-          on_update=None) -> Path:  # fmt: skip
+          on_update=None, memory: bool = False, critic: bool = False) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -273,6 +281,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
             the games of the curriculum's last stage in those states.
         on_update: `(timesteps) -> None`, called after each update of training/ppo.py (a
             progress bar).
+        memory: training/ppo.py's network with a recurrent core (`--memory gru`).
+        critic: ... and a value that reads the privileged state (`--critic state`).
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -292,12 +302,16 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
     run = train_ppo if trainer == "ppo" else train_sb3
     timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
                                      progress=progress, device=device, started=started,
-                                     init=init, starts=starts, on_update=on_update)  # fmt: skip
+                                     init=init, starts=starts, on_update=on_update,
+                                     memory=memory, critic=critic)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
     seconds = time.perf_counter() - started
     record = {"task": task, "config": config, "hyperparameters": asdict(hp), "trainer": trainer,
+              "memory": "gru" if memory or (init is not None and init.memory) else None,
+              "critic": "state" if critic or (init is not None and "critic_out_w" in init.w)
+              else "observation",
               "extractor": extractor if trainer == "sb3" else None, "device": device,
               "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
               "seconds": round(seconds, 1), "curriculum": schedule,
@@ -324,17 +338,18 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
 
 
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
-              started: float, init=None, starts=None, on_update=None,
-              **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+              started: float, init=None, starts=None, on_update=None, memory: bool = False,
+              critic: bool = False, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
     """training/ppo.py's learner through the curriculum's stages; returns (timesteps, the
     schedule, the final evaluation)."""
     from delve_env.policy import RUNGS, rung_path
     from training.ppo import PPO, Games, evaluate, write_log_header
 
-    ppo = PPO(hp, seed, device, init)
+    ppo = PPO(hp, seed, device, init, memory, critic)
     stage = 0
     meta = {"task": task, "config": stages[-1], "trainer": "ppo", "seed": seed,
-            "hidden": ppo.net.hidden}  # fmt: skip
+            "hidden": ppo.net.hidden, "memory": "gru" if ppo.net.memory else None,
+            "critic": "state" if ppo.net.critic else "observation"}  # fmt: skip
     if init is not None:
         meta["init"] = init_record(init)
     if starts is not None:

@@ -74,7 +74,8 @@ class PlayUI:
         self.over = False  # the game ended
         self.steps = 0
         self.seed = seed
-        self._advisor = None  # the shipped policy, loaded at the first `p`
+        self._advisor = None  # the shipped policy, loaded at the first move (its memory, if
+        # it has one, reads the whole game)
         self._heard(info)
 
     # --- keys ----------------------------------------------------------------------------
@@ -137,13 +138,15 @@ class PlayUI:
 
     # --- acting --------------------------------------------------------------------------
     def mode(self) -> int:
-        return int(self.env.state.mode[0])
+        return int(self.env.engine.state.mode[0])
 
     def take(self, action: int) -> None:
         """Take an action if it is legal, else say so; log what happened."""
         if not self.env.action_masks()[action]:
             self.log.append(f"Not now ({ACTION_NAMES[action]}): {self.env.unwrapped.why(action)}.")
             return
+        if self.advisor() is not None:
+            self._advisor.remember(self.env)  # the observation this action is taken on
         _, reward, terminated, truncated, info = self.env.step(action)
         self.steps += 1
         self.log.append(f"> {self.action_text(action)}" + (f"  ({reward:+g})" if reward else ""))
@@ -158,27 +161,33 @@ class PlayUI:
     def hand_over(self) -> None:
         """The trained policy shipped for this difficulty takes one turn, its likeliest
         action, and the log shows its three likeliest with their probabilities."""
-        if self._advisor is None:
-            from ..policy import Agent, shipped
-
-            try:
-                policy = shipped(self.env.unwrapped.config.difficulty)
-            except ValueError as err:
-                self.log.append(str(err))
-                return
-            self._advisor = Agent(policy, self.seed, sampled=False)
+        if self.advisor() is None:
+            self.log.append(self._no_advisor)
+            return
         p = self._advisor.probabilities(self.env)
         top = [int(a) for a in np.argsort(-p, kind="stable")[:3] if p[a] > 0]
         self.log.append("Trained policy: " + ", ".join(f"{self.action_text(a)} {p[a]:.0%}"
                                                        for a in top))  # fmt: skip
         self.take(top[0])
 
+    def advisor(self):
+        """The shipped policy for this difficulty as an `Agent`, or None where none ships."""
+        if self._advisor is None:
+            from ..policy import Agent, shipped
+
+            try:
+                self._advisor = Agent(shipped(self.env.unwrapped.config.difficulty), self.seed,
+                                      sampled=False)  # fmt: skip
+            except ValueError as err:  # asked again at each move: one may be saved meanwhile
+                self._no_advisor = str(err)
+        return self._advisor
+
     def _heard(self, info: dict) -> None:
         self.log.extend(heard(info))
 
     def action_text(self, a: int) -> str:
         """An action's name, with the item it selects or the power it is."""
-        s = self.env.state
+        s = self.env.engine.state
         if A_SELECT <= a < A_GIVE:
             m, slot = divmod(a - A_SELECT, NUM_ITEM_SLOTS)
             return f"{ACTION_NAMES[a]} ({item_name(s, 0, s.item[0, m, slot])})"

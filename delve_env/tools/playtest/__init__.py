@@ -222,8 +222,8 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
         for preset, player, source, key, path in (v for v in pending.values() if not v[1].solo):
             started = time.perf_counter()
             if source is None or is_policy_file(source):
-                logits = uniform if source is None else PolicyNet.load(source).logits
-                got = play_policy(preset, player, logits, seeds, attempts, lambda: advance())
+                policy = uniform if source is None else PolicyNet.load(source)
+                got = play_policy(preset, player, policy, seeds, attempts, lambda: advance())
             else:
                 got = play_sb3(preset, player, str(source), seeds)
                 advance(len(seeds))

@@ -208,10 +208,10 @@ def uniform(records: np.ndarray, masks: np.ndarray) -> np.ndarray:
     return np.where(masks, 0.0, -np.inf)
 
 
-def play_policy(preset: Preset, player: Player, logits, seeds: range, attempts: int = 1,
+def play_policy(preset: Preset, player: Player, policy, seeds: range, attempts: int = 1,
                 done=None) -> list[dict]:  # fmt: skip
-    """Every seed's runs (attempts of each, for a learned player) of a policy's `logits`
-    (`PolicyNet.logits`, `uniform`) in one batched engine, one forward pass a step for all;
+    """Every seed's runs (attempts of each, for a learned player) of a policy (a `PolicyNet`,
+    its memory kept a game where it has one, or `uniform`) in one batched engine, one forward pass a step for all;
     slot (attempt, seed) is the game the single env plays on that seed, sampling from
     `stream(seed, attempt)`. `done()` is called as each game ends."""
     from ...policy import play
@@ -227,7 +227,7 @@ def play_policy(preset: Preset, player: Player, logits, seeds: range, attempts: 
         return run_record(s, e, preset.name, player.name, game_seeds[e], steps, truncated,
                           attempt)  # fmt: skip
 
-    runs = play(logits, preset.config, game_seeds, player.sampled, on_end, streams)
+    runs = play(policy, preset.config, game_seeds, player.sampled, on_end, streams)
     return sorted(runs, key=lambda r: (r["seed"], r["attempt"]))
 
 
