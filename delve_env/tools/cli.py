@@ -472,6 +472,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `delve` console script; returns the exit status."""
     parser = build_parser()
+    if argv is None and sys.argv[1:2] in (["watch"], ["play"]):
+        from ..engine.compiled.first_run import play_while_compiling
+
+        play_while_compiling(sys.argv[1:])  # an empty cache: a game now, the compile aside
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in PASSED_ON:  # everything after the command is the command's own
         func = cmd_soak if argv[0] == "soak" else cmd_training

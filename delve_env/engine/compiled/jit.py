@@ -17,6 +17,7 @@ Two things would make numba's first run slow and its cache large, and this modul
 `CompileNotice` says on stderr that the engine is being compiled, before a first run does it.
 """
 
+import os
 import sys
 from contextlib import suppress
 
@@ -44,6 +45,16 @@ class _EntryCache(FunctionCache):
     def save_overload(self, sig, data):
         if not self._dispatcher._inner:
             super().save_overload(sig, data)
+
+    def load_overload(self, sig, target_context):
+        """The cached machine code, or None (compile) where the cache cannot be read: an index
+        left unreadable (a disk filled, a file cut short) is dropped and written anew."""
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception:  # noqa: BLE001 - whatever the cache holds, a compile is the answer
+            with suppress(OSError):
+                os.unlink(self._cache_file._index_path)
+            return None
 
 
 class EngineDispatcher(CPUDispatcher):
