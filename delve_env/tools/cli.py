@@ -9,6 +9,7 @@ delve soak                     reliability: random-agent soaks with every invari
                                digests, generation checks (delve_env/tools/soak.py)
 delve train TASK / delve eval  MaskablePPO training and evaluation (training/train_ppo.py,
                                training/evaluate.py)
+delve dataset                  a Minari dataset of a player's games (delve_env/tools/dataset.py)
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ KEY_OF = {a: k for k, a in ACTION_KEYS.items()}
 REPORT_KEYS = {"m": "member", "u": "quest", "k": "bestiary", "e": "effects"}  # VIEW-1: no time
 
 TRAINING_COMMANDS = ("train", "eval")
-PASSED_ON = (*TRAINING_COMMANDS, "soak")  # everything after the command is the command's own
+PASSED_ON = (*TRAINING_COMMANDS, "soak", "dataset")  # everything after it is the command's own
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -372,11 +373,15 @@ def cmd_training(args: argparse.Namespace) -> int:
 
 
 def cmd_soak(args: argparse.Namespace) -> int:
-    """The reliability runs' own command line (`python -m delve_env.tools.soak` does the same)."""
-    from .soak import main
+    """The reliability runs' own command line (`python -m delve_env.tools.soak` does the same),
+    or the datasets' (`delve dataset`)."""
+    if args.command == "dataset":
+        from .dataset import main
+    else:
+        from .soak import main
 
     try:
-        return main(args.rest, prog="delve soak")
+        return main(args.rest, prog=f"delve {args.command}")
     except SystemExit as done:  # argparse: 0 after --help, 2 after a usage error
         code = done.code
         return code if isinstance(code, int) else int(code is not None)
@@ -466,6 +471,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "generation (delve soak --help)", add_help=False)  # fmt: skip
     soak.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the soak")
     soak.set_defaults(func=cmd_soak)
+    dataset = sub.add_parser("dataset", help="a Minari dataset of a player's games (delve "
+                             "dataset --help)", add_help=False)  # fmt: skip
+    dataset.add_argument("rest", nargs=argparse.REMAINDER, help="arguments for the dataset")
+    dataset.set_defaults(func=cmd_soak)
     return parser
 
 
@@ -478,7 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         play_while_compiling(sys.argv[1:])  # an empty cache: a game now, the compile aside
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in PASSED_ON:  # everything after the command is the command's own
-        func = cmd_soak if argv[0] == "soak" else cmd_training
+        func = cmd_training if argv[0] in TRAINING_COMMANDS else cmd_soak
         args = argparse.Namespace(command=argv[0], rest=argv[1:], func=func)
     else:
         args = parser.parse_args(argv)
