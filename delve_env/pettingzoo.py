@@ -152,19 +152,18 @@ class DelveParallelEnv(ParallelEnv):
         ended = {a: bool(terminated or s.hp[0, self.slot[a]] <= 0) for a in self.agents}
         cut = {a: bool(truncated and not ended[a]) for a in self.agents}
         rewards = {a: float(reward) for a in self.agents}
-        observations = self._observations()
-        infos = {a: self._info(a) for a in self.agents}
-        self.agents = [a for a in self.agents if not (ended[a] or cut[a])]
-        return observations, rewards, ended, cut, infos
+        playing, self.agents = self.agents, [a for a in self.agents if not (ended[a] or cut[a])]
+        infos = {a: self._info(a) for a in playing}  # who acts next, among those still in play
+        return self._observations(playing), rewards, ended, cut, infos
 
-    def _observations(self) -> dict:
+    def _observations(self, agents: list[str] | None = None) -> dict:
         obs = self.game._observation()
         out = {}
-        for a in self.agents:
+        for a in self.agents if agents is None else agents:
             member = np.zeros(MAX_MEMBERS, dtype=np.uint8)
             member[self.slot[a]] = 1
             out[a] = {"observation": {**obs, "member": member}, "action_mask": self.action_mask(a)}
         return out
 
     def _info(self, agent: str) -> dict:
-        return {"acting": agent == self.acting() if self.agents else False}
+        return {"acting": bool(self.agents) and agent == self.acting()}

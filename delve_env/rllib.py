@@ -10,6 +10,13 @@ it gets is `MaskedObservation`: the whole observation as one float32 vector in [
 "observations" and the legal-action mask under "action_mask", the layout of RLlib's
 action-masking RLModule (`ray.rllib.examples.rl_modules.classes.action_masking_rlm`).
 Everything else (ids, config keys, determinism) is the Gymnasium env's.
+
+The party as agents (`delve_env.pettingzoo`, with the `multiagent` extra too): `register()`
+also registers "Delve-v0-party" ... (each id's config, one agent per delver), and
+`party_ppo_config` trains one policy shared by the delvers, each agent's observation the
+same two keys (its member's one-hot after the party's view).
+
+    algo = party_ppo_config("Delve-Easy-v0").build_algo()
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import gymnasium as gym
 import numpy as np
 
 from .engine.core.actions import NUM_ACTIONS
+from .engine.core.tables import MAX_MEMBERS
 from .engine.outputs.layout import KEYS, OBS_BYTES, highs
 
 
@@ -51,8 +59,73 @@ def env_creator(env_config: dict | None = None) -> gym.Env:
     return MaskedObservation(gym.make(env_id, **config))
 
 
+def party_env_creator(env_config: dict | None = None):
+    """RLlib's multi-agent env creator: the PettingZoo view of `env_config`'s id (as
+    `env_creator`), each agent's observation in `MaskedObservation`'s two keys."""
+    from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
+
+    from .pettingzoo import parallel_env
+
+    config = dict(env_config or {})
+    env_id = config.pop("id", "Delve-v0")
+    return ParallelPettingZooEnv(MaskedAgents(parallel_env(**{**gym.spec(env_id).kwargs,
+                                                               **config})))  # fmt: skip
+
+
+class MaskedAgents:
+    """A `DelveParallelEnv` whose agents' observations are {"observations": float32 (the
+    party's view scaled into [0, 1], then the member's one-hot), "action_mask": int8}."""
+
+    def __init__(self, env):
+        self.env = env
+        self.metadata = env.metadata
+        self.possible_agents = env.possible_agents
+        scale = np.concatenate([1.0 / np.maximum(highs()[k.name].ravel(), 1) for k in KEYS])
+        self._scale = scale.astype(np.float32)
+        self._space = gym.spaces.Dict({
+            "observations": gym.spaces.Box(0.0, 1.0, (OBS_BYTES + MAX_MEMBERS,), np.float32),
+            "action_mask": gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})  # fmt: skip
+
+    @property
+    def agents(self):
+        return self.env.agents
+
+    def observation_space(self, agent):
+        return self._space
+
+    def action_space(self, agent):
+        return self.env.action_space(agent)
+
+    def _masked(self, obs: dict) -> dict:
+        out = {}
+        for agent, o in obs.items():
+            view = o["observation"]
+            flat = np.concatenate([view[k.name].ravel() for k in KEYS]) * self._scale
+            out[agent] = {"observations": np.concatenate([flat, view["member"]]).astype(np.float32),
+                          "action_mask": o["action_mask"]}  # fmt: skip
+        return out
+
+    def reset(self, seed=None, options=None):
+        obs, infos = self.env.reset(seed=seed, options=options)
+        return self._masked(obs), infos
+
+    def step(self, actions):
+        obs, rewards, terminations, truncations, infos = self.env.step(actions)
+        return self._masked(obs), rewards, terminations, truncations, infos
+
+    def state(self):
+        return self.env.state()
+
+    def render(self):
+        return self.env.render()
+
+    def close(self):
+        self.env.close()
+
+
 def register(ids=None) -> list[str]:
-    """Register every Delve id (or the given ones) with RLlib's env registry."""
+    """Register every Delve id (or the given ones) with RLlib's env registry, and with the
+    `multiagent` extra installed each one's party view as "<id>-party"."""
     from ray.tune.registry import register_env
 
     import delve_env  # registers the Gymnasium ids
@@ -60,6 +133,8 @@ def register(ids=None) -> list[str]:
     names = list(ids or delve_env.IDS)
     for name in names:
         register_env(name, lambda cfg, name=name: env_creator({"id": name, **dict(cfg or {})}))
+        register_env(f"{name}-party",
+                     lambda cfg, name=name: party_env_creator({"id": name, **dict(cfg or {})}))  # fmt: skip
     return names
 
 
@@ -78,4 +153,26 @@ def ppo_config(env_id: str = "Delve-v0", num_env_runners: int = 2, **env_config)
         .environment(env_id, env_config=env_config)
         .env_runners(num_env_runners=num_env_runners)
         .rl_module(rl_module_spec=RLModuleSpec(module_class=ActionMaskingTorchRLModule))
+    )
+
+
+def party_ppo_config(env_id: str = "Delve-v0", num_env_runners: int = 2, **env_config):
+    """A multi-agent PPO config on the party view of `env_id`: one policy ("delver") shared by
+    every delver, RLlib's action-masking module (an agent not acting has no legal action; its
+    action is ignored)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (
+        ActionMaskingTorchRLModule,
+    )
+
+    register([env_id])
+    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule)
+    return (
+        PPOConfig()
+        .environment(f"{env_id}-party", env_config=env_config)
+        .env_runners(num_env_runners=num_env_runners)
+        .multi_agent(policies={"delver"}, policy_mapping_fn=lambda agent_id, *a, **k: "delver")
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"delver": spec}))
     )

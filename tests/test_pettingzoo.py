@@ -187,3 +187,21 @@ def test_after_the_game_a_step_asks_for_a_reset_and_max_cycles_must_be_positive(
     for bad in (0, -2, 1.5):
         with pytest.raises(ValueError, match="max_cycles must be a positive integer"):
             dz.parallel_env(max_cycles=bad)
+
+
+def test_the_acting_agent_always_has_a_legal_action_through_whole_games():
+    """Members fall, leaders change, games end: after every step the agent that acts next
+    holds the game's legal actions (its own in a fight), the others none."""
+    par = dz.parallel_env(difficulty="hard")
+    rng = np.random.default_rng(1)
+    fallen = 0
+    for seed in range(3):
+        obs, _ = par.reset(seed=seed)
+        while par.agents:
+            acting = par.acting()
+            assert obs[acting]["action_mask"].any(), (seed, acting)
+            assert all(not obs[a]["action_mask"].any() for a in par.agents if a != acting)
+            action = int(rng.choice(np.flatnonzero(obs[acting]["action_mask"])))
+            obs, _, term, trunc, _ = par.step({a: action for a in par.agents})
+            fallen += sum(term[a] for a in term if a not in par.agents and not all(term.values()))
+    assert fallen > 0  # a member fell mid-game somewhere

@@ -52,3 +52,35 @@ def test_rllib_ppo_trains_one_iteration_with_the_mask():
         assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
     finally:
         algo.stop()
+
+
+def test_rllib_party_view_registers_and_trains_one_multi_agent_iteration():
+    """The party as agents under RLlib: the view registers and steps (every agent's
+    observation in the masked layout, only the acting agent with legal actions), and one PPO
+    iteration trains one policy shared by the delvers."""
+    from delve_env.rllib import party_env_creator, party_ppo_config
+
+    env = party_env_creator({"id": "Delve-Combat-v0", "floor": 2})
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        acting = [a for a, o in obs.items() if o["action_mask"].any()]
+        assert len(acting) == 1
+        assert all(o["observations"].shape == (OBS_BYTES + 5,) for o in obs.values())
+        legal = np.flatnonzero(obs[acting[0]]["action_mask"])
+        obs, _, terminated, truncated, _ = env.step(
+            {a: int(rng.choice(legal)) if a == acting[0] else 0 for a in obs}
+        )
+        if terminated["__all__"] or truncated["__all__"]:
+            obs, _ = env.reset()
+    config = (
+        party_ppo_config("Delve-Combat-v0", num_env_runners=1, floor=2)
+        .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
+        .env_runners(rollout_fragment_length=128)
+    )
+    algo = config.build_algo()
+    try:
+        result = algo.train()
+        assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
+    finally:
+        algo.stop()
