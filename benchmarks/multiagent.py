@@ -1,9 +1,9 @@
-"""The party views and the datasets, measured: steps a second of PettingZoo's Parallel and AEC
-views of Delve beside the single env (random legal actions of the acting agent, the same
-games), and what a Minari dataset of the scripted expert costs (seconds, bytes a step).
+"""The party views and the datasets, measured: game steps a second of PettingZoo's Parallel
+and AEC views of each id beside the single env's (random legal actions of the acting agent),
+and what a Minari dataset of the scripted expert costs (seconds, bytes a step).
 
-    python benchmarks/multiagent.py                       # easy, 20 s a row, 100 expert games
-    python benchmarks/multiagent.py --seconds 5 --games 10
+    python benchmarks/multiagent.py                    # every id, 5 s a row; 100 expert games
+    python benchmarks/multiagent.py --seconds 1 --games 10
 """
 
 from __future__ import annotations
@@ -83,19 +83,22 @@ def dataset_cost(games: int) -> tuple[float, int, int]:
 
 
 def main() -> None:
+    import gymnasium as gym
+
+    from delve_env import IDS
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--difficulty", default="easy")
-    parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=5.0, help="a row (5)")
+    parser.add_argument("--games", type=int, default=100, help="expert games of easy (100)")
     args = parser.parse_args()
-    config = {"difficulty": args.difficulty}
-    for fn in (single_rate, parallel_rate, aec_rate):
-        fn(config, 1.0)  # the engine loaded, the first frames off the clock
-    print(f"| view ({args.difficulty}, random legal) | game steps a second |\n|---|---|")
-    for name, fn in (("single env (`DelveEnv`)", single_rate),
-                     ("PettingZoo Parallel (`parallel_env`)", parallel_rate),
-                     ("PettingZoo AEC (`env`, a turn of every agent a step)", aec_rate)):  # fmt: skip
-        print(f"| {name} | {fn(config, args.seconds):,.0f} |")
+    print("| id (random legal actions) | single env | PettingZoo Parallel | PettingZoo AEC |")
+    print("|---|---:|---:|---:|")
+    for env_id in IDS:
+        config = dict(gym.spec(env_id).kwargs)
+        for fn in (single_rate, parallel_rate, aec_rate):
+            fn(config, 0.5)  # the engine loaded, the first frames off the clock
+        rates = [fn(config, args.seconds) for fn in (single_rate, parallel_rate, aec_rate)]
+        print(f"| `{env_id}` | " + " | ".join(f"{r:,.0f}" for r in rates) + " |")
     seconds, steps, size = dataset_cost(args.games)
     print(f"\nMinari dataset, {args.games} scripted games of easy: {seconds:.1f} s, "
           f"{steps:,} steps, {size / steps:,.0f} bytes a step ({size / 2**20:.1f} MiB)")  # fmt: skip
