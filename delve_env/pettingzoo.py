@@ -6,8 +6,8 @@ a fight, the member whose turn it is (ROUND-1); otherwise the party's leader (th
 member in the marching order whose agent is still in play) acts for the party. Each step
 every agent in play hands in an action and the acting agent's is the one taken; the others
 are ignored, and their `action_mask` is all zeros. The acting agent's mask is the game's
-(the single env's `action_mask`), less, in a fight, the actions that name another member (its
-items to select, its powers to cast): in a fight each member handles its own.
+(the single env's `action_mask`), less, in a fight, the actions that name a member other than
+the one whose turn it is (its items to select, its powers to cast): each handles its own.
 
 Every agent receives the team's reward. A member who falls ends its agent (terminated);
 raised later (RAISE-1), it acts through the leader. The game's end ends every agent: won or
@@ -117,8 +117,9 @@ class DelveParallelEnv(ParallelEnv):
         if agent not in self.agents or agent != self.acting():
             return mask
         mask[:] = self.game.action_masks()
-        if self.game.engine.state.mode[0] == FIGHT:
-            m = self.slot[agent]
+        s = self.game.engine.state
+        if s.mode[0] == FIGHT:
+            m = int(s.order[0, s.actor[0]])  # whose turn it is (the leader may stand in)
             for other in range(MAX_MEMBERS):
                 if other != m:
                     mask[

@@ -40,18 +40,19 @@ def test_rllib_ppo_config_names_the_env_and_workers():
     assert env.unwrapped.config.floor == 2
 
 
-def test_rllib_ppo_trains_one_iteration_with_the_mask():
-    config = (
-        ppo_config("Delve-Combat-v0", num_env_runners=1)
-        .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
-        .env_runners(rollout_fragment_length=128)
-    )
-    algo = config.build_algo()
+def trains_one_iteration(config) -> None:
+    """One small PPO iteration of `config` samples its batch and trains."""
+    config = config.training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
+    algo = config.env_runners(rollout_fragment_length=128).build_algo()
     try:
         result = algo.train()
         assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
     finally:
         algo.stop()
+
+
+def test_rllib_ppo_trains_one_iteration_with_the_mask():
+    trains_one_iteration(ppo_config("Delve-Combat-v0", num_env_runners=1))
 
 
 def test_rllib_party_view_registers_and_trains_one_multi_agent_iteration():
@@ -73,14 +74,4 @@ def test_rllib_party_view_registers_and_trains_one_multi_agent_iteration():
         )
         if terminated["__all__"] or truncated["__all__"]:
             obs, _ = env.reset()
-    config = (
-        party_ppo_config("Delve-Combat-v0", num_env_runners=1, floor=2)
-        .training(train_batch_size_per_learner=256, minibatch_size=64, num_epochs=1)
-        .env_runners(rollout_fragment_length=128)
-    )
-    algo = config.build_algo()
-    try:
-        result = algo.train()
-        assert result["env_runners"]["num_env_steps_sampled_lifetime"] >= 256
-    finally:
-        algo.stop()
+    trains_one_iteration(party_ppo_config("Delve-Combat-v0", num_env_runners=1, floor=2))
