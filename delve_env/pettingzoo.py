@@ -94,7 +94,7 @@ class DelveParallelEnv(ParallelEnv):
         self.game.reset(seed=seed, options=options)
         self.agents = list(self.possible_agents)
         self.cycles = 0
-        return self._observations(), {a: self._info(a) for a in self.agents}
+        return self._observations(self.agents)
 
     def acting(self) -> str:
         """The agent whose action the next step takes."""
@@ -113,10 +113,13 @@ class DelveParallelEnv(ParallelEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """The agent's legal actions now (int8): the game's for the acting agent (its own in
         a fight), none for the others."""
-        mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
         if agent not in self.agents or agent != self.acting():
-            return mask
-        mask[:] = self.game.action_masks()
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return self._acting_mask()
+
+    def _acting_mask(self) -> np.ndarray:
+        """The acting agent's mask (`action_mask`)."""
+        mask = self.game.action_masks().astype(np.int8)
         s = self.game.engine.state
         if s.mode[0] == FIGHT:
             m = int(s.order[0, s.actor[0]])  # whose turn it is (the leader may stand in)
@@ -142,7 +145,7 @@ class DelveParallelEnv(ParallelEnv):
         if not 0 <= action < NUM_ACTIONS:
             raise ValueError(f"action {action} of {agent!r} is not in 0..{NUM_ACTIONS - 1}")
         reward, terminated, truncated = 0.0, False, False
-        if self.action_mask(agent)[action]:
+        if self._acting_mask()[action]:
             _, reward, terminated, truncated, _ = self.game.step(action)
         elif self.game.config.invalid_action == "raise":
             raise ValueError(f"action {action} ({self.game.action_name(action)}) is masked for "
@@ -154,17 +157,19 @@ class DelveParallelEnv(ParallelEnv):
         cut = {a: bool(truncated and not ended[a]) for a in self.agents}
         rewards = {a: float(reward) for a in self.agents}
         playing, self.agents = self.agents, [a for a in self.agents if not (ended[a] or cut[a])]
-        infos = {a: self._info(a) for a in playing}  # who acts next, among those still in play
-        return self._observations(playing), rewards, ended, cut, infos
+        observations, infos = self._observations(playing)
+        return observations, rewards, ended, cut, infos
 
-    def _observations(self, agents: list[str] | None = None) -> dict:
+    def _observations(self, agents: list[str]) -> tuple[dict, dict]:
+        """(observations, infos) of `agents`: the agent that acts next (among those still in
+        play) holds the mask, and its info says so."""
         obs = self.game._observation()
-        out = {}
-        for a in self.agents if agents is None else agents:
+        acting = self.acting() if self.agents else None
+        out, infos = {}, {}
+        for a in agents:
             member = np.zeros(MAX_MEMBERS, dtype=np.uint8)
             member[self.slot[a]] = 1
-            out[a] = {"observation": {**obs, "member": member}, "action_mask": self.action_mask(a)}
-        return out
-
-    def _info(self, agent: str) -> dict:
-        return {"acting": bool(self.agents) and agent == self.acting()}
+            mask = self._acting_mask() if a == acting else np.zeros(NUM_ACTIONS, dtype=np.int8)
+            out[a] = {"observation": {**obs, "member": member}, "action_mask": mask}
+            infos[a] = {"acting": a == acting}
+        return out, infos

@@ -28,25 +28,36 @@ from .engine.core.actions import NUM_ACTIONS
 from .engine.core.tables import MAX_MEMBERS
 from .engine.outputs.layout import KEYS, OBS_BYTES, highs
 
+# each value of the record over its field's high: the observation in [0, 1]
+_SCALE = np.concatenate([1.0 / np.maximum(highs()[k.name].ravel(), 1) for k in KEYS])
+_SCALE = _SCALE.astype(np.float32)
+
+
+def scaled(observation: dict) -> np.ndarray:
+    """The Dict observation as one float32 vector in [0, 1], in the record's order."""
+    return np.concatenate([observation[k.name].ravel() for k in KEYS]) * _SCALE
+
+
+def masked_space(size: int) -> gym.spaces.Dict:
+    """RLlib's action-masking layout: `size` floats and the mask."""
+    return gym.spaces.Dict(
+        {
+            "observations": gym.spaces.Box(0.0, 1.0, (size,), np.float32),
+            "action_mask": gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+        }
+    )
+
 
 class MaskedObservation(gym.ObservationWrapper):
     """`DelveEnv` with {"observations": float32 (OBS_BYTES,), "action_mask": int8 (A,)}."""
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
-        self._scale = np.concatenate([1.0 / np.maximum(highs()[k.name].ravel(), 1) for k in KEYS])
-        self._scale = self._scale.astype(np.float32)
-        self.observation_space = gym.spaces.Dict(
-            {
-                "observations": gym.spaces.Box(0.0, 1.0, (OBS_BYTES,), np.float32),
-                "action_mask": gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
-        )
+        self.observation_space = masked_space(OBS_BYTES)
 
     def observation(self, observation: dict) -> dict:
-        flat = np.concatenate([observation[k.name].ravel() for k in KEYS])
         return {
-            "observations": flat * self._scale,
+            "observations": scaled(observation),
             "action_mask": self.env.unwrapped.action_masks().astype(np.int8),
         }
 
@@ -80,11 +91,7 @@ class MaskedAgents:
         self.env = env
         self.metadata = env.metadata
         self.possible_agents = env.possible_agents
-        scale = np.concatenate([1.0 / np.maximum(highs()[k.name].ravel(), 1) for k in KEYS])
-        self._scale = scale.astype(np.float32)
-        self._space = gym.spaces.Dict({
-            "observations": gym.spaces.Box(0.0, 1.0, (OBS_BYTES + MAX_MEMBERS,), np.float32),
-            "action_mask": gym.spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})  # fmt: skip
+        self._space = masked_space(OBS_BYTES + MAX_MEMBERS)
 
     @property
     def agents(self):
@@ -100,9 +107,8 @@ class MaskedAgents:
         out = {}
         for agent, o in obs.items():
             view = o["observation"]
-            flat = np.concatenate([view[k.name].ravel() for k in KEYS]) * self._scale
-            out[agent] = {"observations": np.concatenate([flat, view["member"]]).astype(np.float32),
-                          "action_mask": o["action_mask"]}  # fmt: skip
+            flat = np.concatenate([scaled(view), view["member"]]).astype(np.float32)
+            out[agent] = {"observations": flat, "action_mask": o["action_mask"]}
         return out
 
     def reset(self, seed=None, options=None):

@@ -158,6 +158,7 @@ class PPO:
             self.hidden_at = torch.zeros((t, n, net.hidden))  # ... before step t
             self.starts = torch.zeros((t, n))  # step t begins a game
             self.first = torch.ones(n)  # the next step begins a game
+            self.segment = math.gcd(t, SEGMENT)  # the steps of a segment
         self.num_timesteps = 0
         self.episodes = 0
         self.recent: list[tuple[float, bool]] = []  # (return, won) of finished training games
@@ -275,7 +276,7 @@ class PPO:
             order = torch.randperm(size, generator=self.gen)
             yield from (order[lo : lo + hp.batch_size] for lo in range(0, size, hp.batch_size))
             return
-        seg = math.gcd(hp.n_steps, SEGMENT)
+        seg = self.segment
         count = (hp.n_steps // seg) * hp.num_envs  # segment k: slot k % n from step k // n * seg
         per = max(1, hp.batch_size // seg)
         order = torch.randperm(count, generator=self.gen)
@@ -288,8 +289,7 @@ class PPO:
     def segments(self, b: torch.Tensor):
         """(logits, value) of a minibatch of segments (`minibatches`' flat indices, step-major),
         the memory replayed through each from the one it held at its first step."""
-        hp, dev = self.hp, self.device
-        seg = math.gcd(hp.n_steps, SEGMENT)
+        hp, dev, seg = self.hp, self.device, self.segment
         t, e = b // hp.num_envs, b % hp.num_envs
         shape = (seg, -1)
         records = self.obs[t, e].reshape(*shape, OBS_BYTES).to(dev)

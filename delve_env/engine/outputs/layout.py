@@ -78,6 +78,16 @@ class Key:
     def nbytes(self) -> int:
         return int(np.prod(self.shape))
 
+    def table(self, heading: str) -> list[str]:
+        """Markdown lines of the key's fields (index, name, range, meaning) under `heading`."""
+        index = "last axis" if self.rows else "index"
+        lines = ["", f"### {heading} {self.shape}", "", f"| {index} | field | range | meaning |",
+                 "|---|---|---|---|"]  # fmt: skip
+        for at, count, name, high, meaning in self.fields:
+            where = str(at) if count == 1 else f"{at}-{at + count - 1}"
+            lines.append(f"| {where} | {name} | 0-{high} | {meaning} |")
+        return lines
+
     def highs(self) -> np.ndarray:
         """The high of every value of one row, in order."""
         out = np.zeros(self.size, dtype=np.uint8)
@@ -374,12 +384,7 @@ def markdown() -> str:
     for k in KEYS:  # a key's nested rows (fight's foes, shop's lines) come just before it
         tables += [rows for rows, _ in k.nested.values()] + [k]
     for k in tables:
-        index = "last axis" if k.rows else "index"
-        lines += ["", f"### `{k.name}` {k.shape}", "", f"| {index} | field | range | meaning |",
-                  "|---|---|---|---|"]  # fmt: skip
-        for at, count, name, high, meaning in k.fields:
-            where = str(at) if count == 1 else f"{at}-{at + count - 1}"
-            lines.append(f"| {where} | {name} | 0-{high} | {meaning} |")
+        lines += k.table(f"`{k.name}`")
     return "\n".join(lines) + "\n"
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..compiled.jit import njit
 from ..core.tables import MAX_FOES, MAX_ROOMS, STAIR_UP
 from ..generation.floors import is_walkable
+from ..rules.travel import spread
 from .layout import CAP, OBS_BYTES, Key
 
 HEIGHT, WIDTH = 24, 48  # the floor grid (params' P_HEIGHT, P_WIDTH; MAP-1)
@@ -80,21 +81,14 @@ def highs() -> np.ndarray:
 @njit(cache=True)
 def walk_paces(tiles, x, y, dist, queue):
     """Paces from (x, y) to every tile over the walkable tiles as they are (`dist`, flat, -1
-    where none reaches)."""
+    where none reaches): travel's breadth-first `spread` over the tiles' own marks."""
     W = tiles.shape[1]
-    dist[:] = -1
+    for c in range(dist.size):
+        dist[c] = -1 - np.int64(is_walkable(tiles[c // W, c % W]))  # UNREACHED where walkable
     start = y * W + x
     dist[start] = 0
     queue[0] = start
-    head, tail = 0, 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for n in (c - W, c + 1, c + W, c - 1):
-            if 0 <= n < dist.size and dist[n] < 0 and is_walkable(tiles[n // W, n % W]):
-                dist[n] = dist[c] + 1
-                queue[tail] = n
-                tail += 1
+    spread(dist, queue, 1, W)
 
 
 @njit(cache=True, inline="always")
@@ -185,10 +179,5 @@ def markdown() -> str:
              "| part | shape | at | what |", "|---|---|---|---|"]  # fmt: skip
     lines += [f"| `{k.name}` | {k.shape} | {OFFSETS[k.name]} | {k.what} |" for k in PARTS]
     for k in PARTS:
-        index = "last axis" if k.rows else "index"
-        lines += ["", f"### state: `{k.name}` {k.shape}", "",
-                  f"| {index} | field | range | meaning |", "|---|---|---|---|"]  # fmt: skip
-        for at, count, name, high, meaning in k.fields:
-            where = str(at) if count == 1 else f"{at}-{at + count - 1}"
-            lines.append(f"| {where} | {name} | 0-{high} | {meaning} |")
+        lines += k.table(f"state: `{k.name}`")
     return "\n".join(lines) + "\n"
