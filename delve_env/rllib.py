@@ -14,7 +14,7 @@ Everything else (ids, config keys, determinism) is the Gymnasium env's.
 The party as agents (`delve_env.pettingzoo`, with the `multiagent` extra too): `register()`
 also registers "Delve-v0-party" ... (each id's config, one agent per delver), and
 `party_ppo_config` trains one policy shared by the delvers, each agent's observation the
-same two keys (its member's one-hot after the party's view).
+same two keys (its member's one-hot after the party's view), given only when it acts.
 
     algo = party_ppo_config("Delve-Easy-v0").build_algo()
 """
@@ -84,8 +84,11 @@ def party_env_creator(env_config: dict | None = None):
 
 
 class MaskedAgents:
-    """A `DelveParallelEnv` whose agents' observations are {"observations": float32 (the
-    party's view scaled into [0, 1], then the member's one-hot), "action_mask": int8}."""
+    """A `DelveParallelEnv` for RLlib, turn by turn as RLlib's turn-based examples are: each
+    step observes only the agent that acts next (the rest of the party waits, summing the
+    team's rewards until its turn comes), and at a cut every agent still in play, which RLlib
+    needs to bootstrap its value. An observation is {"observations": float32 (the party's
+    view scaled into [0, 1], then the member's one-hot), "action_mask": int8}."""
 
     def __init__(self, env):
         self.env = env
@@ -103,21 +106,23 @@ class MaskedAgents:
     def action_space(self, agent):
         return self.env.action_space(agent)
 
-    def _masked(self, obs: dict) -> dict:
+    def _masked(self, obs: dict, infos: dict, cut: dict | None = None) -> tuple[dict, dict]:
         out = {}
         for agent, o in obs.items():
-            view = o["observation"]
-            flat = np.concatenate([scaled(view), view["member"]]).astype(np.float32)
-            out[agent] = {"observations": flat, "action_mask": o["action_mask"]}
-        return out
+            if infos[agent]["acting"] or (cut or {}).get(agent):
+                view = o["observation"]
+                flat = np.concatenate([scaled(view), view["member"]]).astype(np.float32)
+                out[agent] = {"observations": flat, "action_mask": o["action_mask"]}
+        return out, {a: infos[a] for a in out}
 
     def reset(self, seed=None, options=None):
-        obs, infos = self.env.reset(seed=seed, options=options)
-        return self._masked(obs), infos
+        return self._masked(*self.env.reset(seed=seed, options=options))
 
     def step(self, actions):
-        obs, rewards, terminations, truncations, infos = self.env.step(actions)
-        return self._masked(obs), rewards, terminations, truncations, infos
+        waiting = {a: 0 for a in self.env.agents if a != self.env.acting()}  # ignored
+        obs, rewards, terminations, truncations, infos = self.env.step({**waiting, **actions})
+        obs, infos = self._masked(obs, infos, truncations)
+        return obs, rewards, terminations, truncations, infos
 
     def state(self):
         return self.env.state()
@@ -164,8 +169,8 @@ def ppo_config(env_id: str = "Delve-v0", num_env_runners: int = 2, **env_config)
 
 def party_ppo_config(env_id: str = "Delve-v0", num_env_runners: int = 2, **env_config):
     """A multi-agent PPO config on the party view of `env_id`: one policy ("delver") shared by
-    every delver, RLlib's action-masking module (an agent not acting has no legal action; its
-    action is ignored)."""
+    every delver, RLlib's action-masking module; an agent is observed, and acts, on its turns
+    (`MaskedAgents`)."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec

@@ -56,22 +56,28 @@ def test_rllib_ppo_trains_one_iteration_with_the_mask():
 
 
 def test_rllib_party_view_registers_and_trains_one_multi_agent_iteration():
-    """The party as agents under RLlib: the view registers and steps (every agent's
-    observation in the masked layout, only the acting agent with legal actions), and one PPO
-    iteration trains one policy shared by the delvers."""
+    """The party as agents under RLlib: the view registers and steps turn by turn (only the
+    acting agent observed, in the masked layout, with legal actions; every agent in play
+    observed at a cut, as RLlib needs to bootstrap), and one PPO iteration trains one policy
+    shared by the delvers."""
     from delve_env.rllib import party_env_creator, party_ppo_config
 
-    env = party_env_creator({"id": "Delve-Combat-v0", "floor": 2})
+    env = party_env_creator({"id": "Delve-Combat-v0", "floor": 2, "max_cycles": 10})
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(0)
-    for _ in range(30):
-        acting = [a for a, o in obs.items() if o["action_mask"].any()]
-        assert len(acting) == 1
-        assert all(o["observations"].shape == (OBS_BYTES + 5,) for o in obs.values())
-        legal = np.flatnonzero(obs[acting[0]]["action_mask"])
+    actors, cuts = set(), 0
+    for _ in range(200):
+        assert len(obs) == 1
+        ((acting, o),) = obs.items()
+        actors.add(acting)
+        assert o["observations"].shape == (OBS_BYTES + 5,) and o["action_mask"].any()
         obs, _, terminated, truncated, _ = env.step(
-            {a: int(rng.choice(legal)) if a == acting[0] else 0 for a in obs}
+            {acting: int(rng.choice(np.flatnonzero(o["action_mask"])))}
         )
+        if truncated["__all__"]:
+            cuts += 1
+            assert set(obs) == {a for a in truncated if a != "__all__"}
         if terminated["__all__"] or truncated["__all__"]:
             obs, _ = env.reset()
+    assert len(actors) > 1 and cuts > 0  # members took turns; games were cut
     trains_one_iteration(party_ppo_config("Delve-Combat-v0", num_env_runners=1, floor=2))
