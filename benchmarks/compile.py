@@ -1,10 +1,13 @@
 """The first run: how long `delve watch` takes to show its first frame from an empty numba
 cache (it plays interpreted while the engine compiles in the background) and when that
 compile is done, the same warm, and how big the cache is after it; then CI's parallel compile
-(`python -m delve_env.engine.compiled.warm`) into another empty cache.
+(`python -m delve_env.engine.compiled.warm`) into another empty cache; with `--wheel`, the
+wheel that carries the compiled engine (engine/compiled/wheel.py): built, installed in a new
+virtual environment, and `delve watch` from it, first and again.
 
     python benchmarks/compile.py            # cold, then warm, in a fresh cache folder; warm.py
     python benchmarks/compile.py --tests    # and the README's test command on each cache
+    python benchmarks/compile.py --wheel    # and the wheel's rows
 
 Each command runs in a child process with NUMBA_CACHE_DIR set to a new temporary folder (the
 default cache lives beside the engine's sources). Wall seconds depend on the machine's load;
@@ -36,14 +39,17 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def first_frame(cache: Path) -> dict:
+def first_frame(cache: Path, python: str = sys.executable, cwd: Path = ROOT) -> dict:
     """`delve watch` (piped) from the cache folder: seconds to its first frame and in all; on
     an empty cache the game runs interpreted while the engine compiles in the background
     (engine/compiled/first_run.py), and this waits for that compile too."""
     tmp = Path(tempfile.mkdtemp(prefix="delve-tmp-"))  # where the background compile's pid is
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), TMPDIR=str(tmp))
+    env = dict(os.environ, TMPDIR=str(tmp))
+    env.pop("NUMBA_CACHE_DIR", None)
+    if python == sys.executable:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     cpu0, t0 = cpu_seconds(), time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "delve_env", "watch"], cwd=ROOT, env=env,
+    proc = subprocess.Popen([python, "-m", "delve_env", "watch"], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)  # fmt: skip
     proc.stdout.readline()
     first = time.perf_counter() - t0
@@ -85,6 +91,31 @@ def parallel_compile(cache: Path) -> dict:
     return timed_run(cache, "delve_env.engine.compiled.warm", check=True)[1]
 
 
+def timed(*command: str) -> dict:
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
+    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0}
+
+
+def wheel_rows(folder: Path) -> list[tuple[str, dict]]:
+    """The wheel built into `folder`, installed into a new virtual environment there, and
+    `delve watch` from that environment (outside the checkout), first and again."""
+    build = timed(sys.executable, "-m", "delve_env.engine.compiled.wheel", "--out", str(folder))
+    (wheel,) = folder.glob("*.whl")
+    build["wheel MB"] = wheel.stat().st_size / 1e6
+    subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True)
+    python = str(folder / "venv" / "bin" / "python")
+    install = timed(python, "-m", "pip", "install", "-q", str(wheel))
+    site = subprocess.run([python, "-c", "import delve_env, pathlib; print(pathlib.Path("
+                           "delve_env.__file__).parent)"], cwd=folder, check=True,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    cache = Path(site) / "engine" / "__pycache__"
+    rows = [("wheel.py, build", build), ("pip install the wheel", install)]
+    rows.append(("delve watch, from the wheel", first_frame(cache, python, folder)))
+    rows.append(("delve watch, from the wheel, again", first_frame(cache, python, folder)))
+    return rows
+
+
 def test_run(cache: Path) -> dict:
     done, row = timed_run(cache, "pytest", "-n", "auto")
     row["result"] = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else "?"
@@ -94,8 +125,10 @@ def test_run(cache: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tests", action="store_true", help="also the test command, cold cache")
+    ap.add_argument("--wheel", action="store_true", help="also the wheel's build and first run")
     args = ap.parse_args(argv)
-    cache, ci_cache = (Path(tempfile.mkdtemp(prefix="delve-numba-")) for _ in range(2))
+    cache, ci_cache, wheel_folder = (Path(tempfile.mkdtemp(prefix="delve-numba-"))
+                                     for _ in range(3))  # fmt: skip
     try:
         rows = [("delve watch, empty cache", first_frame(cache))]
         rows.append(("delve watch, warm", first_frame(cache)))
@@ -104,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(("warm.py, empty cache", parallel_compile(ci_cache)))
         if args.tests:
             rows.append(("pytest -n auto, after warm.py", test_run(ci_cache)))
+        if args.wheel:
+            rows += wheel_rows(wheel_folder)
     finally:
-        for folder in (cache, ci_cache):
+        for folder in (cache, ci_cache, wheel_folder):
             shutil.rmtree(folder, ignore_errors=True)
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; "
           f"python {platform.python_version()}")  # fmt: skip

@@ -14,15 +14,22 @@ Two things would make numba's first run slow and its cache large, and this modul
   written to the cache, when Python first calls it; what it calls lives inside it. Only
   `cache_compiled` writes the inner ones too, for the processes of a parallel compile (warm.py).
 
+The cache travels: its folders are named by each source's path inside the project, not the
+absolute path numba would use, so the cache written beside a copy of the sources (wheel.py
+builds one into a wheel) is found wherever that copy is installed; machine code compiled for
+the wheel's fixed CPU baseline (`BASELINE_CPU`) is loaded where none was compiled for the
+machine's own CPU.
+
 `CompileNotice` says on stderr that the engine is being compiled, before a first run does it.
 """
 
 import os
 import sys
 from contextlib import suppress
+from pathlib import Path
 
 from numba.core import config, event, sigutils, types
-from numba.core.caching import FunctionCache
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, UserProvidedCacheLocator
 from numba.core.registry import CPUDispatcher
 
 _DISPATCHERS: list = []  # every engine function, for the progress count
@@ -35,8 +42,47 @@ def _widened(t):
     return t
 
 
+BASELINE_CPU = "generic"  # NUMBA_CPU_NAME of shipped machine code: any CPU of its platform
+_ROOT = Path(__file__).resolve().parents[3]  # the folder holding the package
+
+
+class _ProjectLocator(UserProvidedCacheLocator):
+    """Numba's cache folder of a source file in the project: the cache root (the engine's
+    `numba-<sources' hash>`, or NUMBA_CACHE_DIR) joined with the file's folder inside the
+    project, where numba's own locator would name it by a hash of its absolute path."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        inside = Path(py_file).resolve().parent.relative_to(_ROOT)
+        self._cache_path = os.path.join(config.CACHE_DIR, *inside.parts)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(_ROOT):
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class _ProjectCacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_ProjectLocator, *CompileResultCacheImpl._locator_classes]
+
+
+class _Baseline:
+    """Stands for a codegen in a cache key: the machine's target triple, the baseline CPU."""
+
+    def __init__(self, codegen):
+        self.triple = codegen.magic_tuple()[0]
+
+    def magic_tuple(self):
+        return (self.triple, BASELINE_CPU, "")
+
+
 class _EntryCache(FunctionCache):
-    """Numba's cache, written only for a compile that a call from Python asked for."""
+    """Numba's cache, written only for a compile that a call from Python asked for, found by
+    the source's place in the project, and read for the baseline CPU's machine code where
+    none is there for this machine's."""
+
+    _impl_class = _ProjectCacheImpl
 
     def __init__(self, py_func, dispatcher):
         super().__init__(py_func)
@@ -50,11 +96,17 @@ class _EntryCache(FunctionCache):
         """The cached machine code, or None (compile) where the cache cannot be read: an index
         left unreadable (a disk filled, a file cut short) is dropped and written anew."""
         try:
-            return super().load_overload(sig, target_context)
+            return super().load_overload(sig, target_context) or self._load_baseline(
+                sig, target_context
+            )
         except Exception:  # noqa: BLE001 - whatever the cache holds, a compile is the answer
             with suppress(OSError):
                 os.unlink(self._cache_file._index_path)
             return None
+
+    def _load_baseline(self, sig, target_context):
+        data = self._cache_file.load(self._index_key(sig, _Baseline(target_context.codegen())))
+        return None if data is None else self._impl.rebuild(target_context, data)
 
 
 class EngineDispatcher(CPUDispatcher):
