@@ -81,3 +81,177 @@ def test_rllib_party_view_registers_and_trains_one_multi_agent_iteration():
             obs, _ = env.reset()
     assert len(actors) > 1 and cuts > 0  # members took turns; games were cut
     trains_one_iteration(party_ppo_config("Delve-Combat-v0", num_env_runners=1, floor=2))
+
+
+# --- delve train --trainer rllib (training/rllib_ppo.py) -----------------------------------
+
+
+def random_records(steps: int = 40, num_envs: int = 8, **config):
+    """(records, masks) met by random legal play of `RecordGames` (uint8, int8 stacks)."""
+    from training.rllib_ppo import RecordGames
+
+    games = RecordGames({"difficulty": "easy", "num_envs": num_envs, **config})
+    obs, _ = games.reset(seed=5)
+    rng = np.random.default_rng(0)
+    records, masks = [], []
+    for _ in range(steps):
+        records.append(obs["observations"])
+        masks.append(obs["action_mask"])
+        acts = [rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]]
+        obs, *_ = games.step(np.array(acts))
+    return np.concatenate(records), np.concatenate(masks)
+
+
+def test_the_rllib_module_and_its_numpy_export_give_the_same_probabilities():
+    """The RLModule trained by `--trainer rllib` and the numpy policy exported to model.zip
+    give the same action probabilities on real observations; illegal ones exactly 0."""
+    import gymnasium as gym
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    from training.rllib_ppo import DelveModule, record_space
+
+    module = DelveModule(observation_space=record_space(), action_space=gym.spaces.Discrete(
+        NUM_ACTIONS), model_config={"hidden": 32})  # fmt: skip
+    torch.manual_seed(0)
+    with torch.no_grad():
+        for p in module.net.parameters():
+            p.normal_(0.0, 0.2)  # far from the near-uniform start: the test can tell
+    records, masks = random_records()
+    batch = {Columns.OBS: {"observations": torch.as_tensor(records),
+                           "action_mask": torch.as_tensor(masks)}}  # fmt: skip
+    with torch.no_grad():
+        logits = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].double()
+    ours = torch.softmax(logits, -1).numpy()
+    theirs = module.net.export().logits(records, masks.astype(bool)).astype(np.float64)
+    theirs = np.exp(theirs - theirs.max(1, keepdims=True))
+    theirs /= theirs.sum(1, keepdims=True)
+    assert ours.shape == (len(records), NUM_ACTIONS) and ours.max() > 0.2
+    np.testing.assert_allclose(ours, theirs, atol=1e-5)
+    assert (ours[masks == 0] == 0).all()
+
+
+def test_rllib_never_samples_a_masked_action():
+    """Thousands of actions sampled by RLlib's env runner through the module: every one legal
+    in the observation it answered."""
+    from training.rllib_ppo import ppo_config
+    from training.tasks import task_defaults
+
+    hp = task_defaults("Delve-Easy-v0", quick=True)
+    config = {"difficulty": "easy", "reward_mode": "shaped", "depth": 2}
+    algo = ppo_config(config, hp, seed=1, runners=0, learners=0).build_algo()
+    try:
+        checked = 0
+        for episode in algo.env_runner.sample(num_timesteps=3000, explore=True):
+            mask = episode.get_observations(slice(0, len(episode)))["action_mask"]
+            actions = episode.get_actions()
+            assert mask[np.arange(len(actions)), actions].all()
+            checked += len(actions)
+        assert checked >= 3000
+    finally:
+        algo.stop()
+
+
+def test_record_games_play_the_single_envs_games_and_weigh_the_outcome():
+    """Slot i of `RecordGames.reset(seed=s)` is the single env's game of seed s + i; the
+    outcome weights change a finished game's last reward by (W - 1) x its outcome, nothing
+    else."""
+    import gymnasium as gym
+
+    from delve_env.engine.outputs.rewards import outcome_reward
+    from training.rllib_ppo import RecordGames
+
+    config = {"task": "combat", "floor": 2, "reward_mode": "shaped"}
+    plain = RecordGames({**config, "num_envs": 4})
+    weighed = RecordGames({**config, "num_envs": 4, "win_weight": 3.0, "loss_weight": 0.0})
+    single = gym.make("Delve-Combat-v0", floor=2)
+    obs, _ = plain.reset(seed=11)
+    weighed.reset(seed=11)
+    for i in range(4):
+        single.reset(seed=11 + i)
+        assert (obs["observations"][i] == single.unwrapped.engine.obs_record[0]).all()
+    rng = np.random.default_rng(2)
+    ends = {1: 0, 0: 0}
+    for _ in range(300):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        obs, r1, term, trunc, _ = plain.step(acts)
+        _, r2, term2, _, _ = weighed.step(acts)
+        assert (term == term2).all()
+        for e in range(4):
+            if term[e]:
+                won = plain.engine.state.outcome[e] == 1
+                ends[int(won)] += 1
+                outcome = outcome_reward(plain.engine.state, e)
+                assert r2[e] - r1[e] == pytest.approx((2.0 if won else -1.0) * outcome)
+            else:
+                assert r2[e] == r1[e]
+    assert ends[1] > 0 and ends[0] > 0  # both outcomes met
+
+
+def test_delve_train_trainer_rllib_writes_a_policy_that_plays_without_ray(tmp_path):
+    """`delve train ... --trainer rllib` end to end: the default trainer's files, and a
+    model.zip that `delve eval` plays in a process where Ray cannot be imported."""
+    import json
+    import subprocess
+    import sys
+
+    from delve_env.policy import PolicyNet
+    from delve_env.tools import cli
+
+    out = tmp_path / "run"
+    code = cli.main(["train", "Delve-Combat-v0", "--trainer", "rllib", "--quick",
+                     "--num-env-runners", "1", "--out", str(out)])  # fmt: skip
+    assert code == 0
+    for name in ("model.zip", "curve.csv", "curve.png", "progress.csv", "run.json"):
+        assert (out / name).exists(), name
+    assert list((out / "checkpoints").glob("model_*_steps.zip"))
+    run = json.loads((out / "run.json").read_text())
+    assert run["trainer"] == "rllib" and run["env_runners"] == 1 and run["timesteps"] >= 2048
+    policy = PolicyNet.load(out / "model.zip")
+    assert policy.meta["trainer"] == "rllib" and policy.meta["final"] == run["final"]
+    script = ("import sys; sys.modules['ray'] = None; from delve_env.tools.cli import main; "
+              f"sys.exit(main(['eval', 'Delve-Combat-v0', {str(out / 'model.zip')!r}, "
+              "'--episodes', '3']))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "win rate" in done.stdout
+
+
+def test_the_rllib_curriculum_moves_every_runner_a_floor_deeper_at_each_winning_point(
+    tmp_path, monkeypatch
+):
+    """As the default trainer's: from depth 2, one floor deeper at each curve point that wins
+    `promote_at`, in run.json and the curve; and `move_to` remakes a runner's games."""
+    import csv
+    import json
+    from dataclasses import replace
+
+    from delve_env.engine.core.params import P_DEPTH
+    from training import ppo
+    from training.rllib_ppo import move_to, ppo_config
+    from training.tasks import task_defaults
+    from training.train_ppo import train
+
+    real = ppo.evaluate
+    wins = iter([0.0, 0.5, 0.2, 1.0, 1.0, 1.0, 1.0])  # points 0, 1, 2, ...: promote at 0.5
+    monkeypatch.setattr(ppo, "evaluate", lambda *a, **k: {**real(*a, **k), "win_rate": next(wins)})
+    hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
+                 num_envs=4, n_steps=64, promote_at=0.5, trainer="rllib")  # fmt: skip
+    config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
+    train("Delve-Easy-v0", config, hp, tmp_path, progress=False, runners=0)
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["curriculum"] == [
+        {"timesteps": 0, "depth": 2},
+        {"timesteps": 256, "depth": 3},
+        {"timesteps": 768, "depth": 4},
+    ]
+    with (tmp_path / "curve.csv").open() as f:
+        assert [row["depth"] for row in csv.DictReader(f)] == ["2", "2", "3", "3", "4"]
+    algo = ppo_config({**config, "depth": 2}, hp, seed=0, runners=0, learners=0).build_algo()
+    try:
+        assert algo.env_runner.env.unwrapped.engine.params[P_DEPTH] == 2
+        move_to(algo, {**config, "depth": 3})
+        assert algo.env_runner.env.unwrapped.engine.params[P_DEPTH] == 3
+        algo.env_runner.sample(num_timesteps=64)
+    finally:
+        algo.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from dataclasses import replace
 
 import pytest
@@ -142,11 +143,44 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Combat-v0", "--gae-lambda", "1.1", "--quick"], "must be in [0, 1]"),
         (["train", "Delve-Combat-v0", "--loss-weight", "-1", "--quick"], "must be at least 0"),
         (["train", "Delve-Vault-v0", "--win-weight", "2", "--quick"], "for --trainer ppo"),
+        (["train", "Delve-Combat-v0", "--num-env-runners", "2", "--quick"], "--trainer rllib"),
+        (["train", "Delve-Combat-v0", "--num-learners", "1", "--quick"], "--trainer rllib"),
+        (
+            ["train", "Delve-Combat-v0", "--trainer", "rllib", "--memory", "gru", "--quick"],
+            "--memory and --critic are for --trainer ppo",
+        ),
+        (
+            ["train", "Delve-Combat-v0", "--trainer", "rllib", "--init", "easy", "--quick"],
+            "--init is for --trainer ppo",
+        ),
+        (
+            [
+                "train",
+                "Delve-Combat-v0",
+                "--trainer",
+                "rllib",
+                "--num-env-runners",
+                "999",
+                "--quick",
+            ],
+            "--num-env-runners must be in 0..",
+        ),
+        (
+            ["train", "Delve-Combat-v0", "--trainer", "rllib", "--num-learners", "-1", "--quick"],
+            "--num-learners must be in 0..",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message(args, message, capsys):
     assert cli.main(args) == 2
     assert message in capsys.readouterr().err
+
+
+def test_trainer_rllib_without_ray_names_the_extra(capsys, monkeypatch):
+    """`--trainer rllib` where Ray is not installed: exit 2 naming the extra, before training."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray.rllib` raises ImportError
+    assert cli.main(["train", "Delve-Combat-v0", "--trainer", "rllib", "--quick"]) == 2
+    assert 'needs Ray: pip install -e ".[rllib]"' in capsys.readouterr().err
 
 
 def test_train_help_exits_0(capsys):

@@ -11,9 +11,11 @@ python -m training.starts Delve-Hard-v0 --floors 7 --out runs/hard-starts.npz
 delve train Delve-Hard-v0 --init hard --no-curriculum --starts runs/hard-starts.npz
                                           (half the games begin where the expert reaches floor 7)
 
-Two trainers: `--trainer ppo` (training/ppo.py: PPO over the engine's own buffers, its
-network playable with numpy alone; the default) and `--trainer sb3` (sb3-contrib's MaskablePPO
-through the SB3 adapter; the default for Delve-Vault-v0, whose locks it learns far better).
+Three trainers: `--trainer ppo` (training/ppo.py: PPO over the engine's own buffers, its
+network playable with numpy alone; the default), `--trainer sb3` (sb3-contrib's MaskablePPO
+through the SB3 adapter; the default for Delve-Vault-v0, whose locks it learns far better) and
+`--trainer rllib` (training/rllib_ppo.py: the default trainer's recipe on RLlib, its env
+runners on `--num-env-runners` cores or a Ray cluster's; the `rllib` extra).
 Defaults per task come from training/tasks.py (shaped reward). OUT receives model.zip,
 checkpoints/, progress.csv (the training log), curve.csv and curve.png (periodic evaluation
 on held-out seeds, the random-legal baseline as a line: the whole game samples the policy's
@@ -77,9 +79,14 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     run.add_argument("--out", type=Path, help="output folder (default runs/<task>...)")
     run.add_argument("--quick", action="store_true",
                      help="tiny run: ~2,000 steps, 4 envs, tiny network, 2-episode evals")  # fmt: skip
-    run.add_argument("--trainer", choices=("ppo", "sb3"),
-                     help="ppo: training/ppo.py; sb3: sb3-contrib's MaskablePPO (default: the "
-                          "task's row, sb3 for Delve-Vault-v0, else ppo)")  # fmt: skip
+    run.add_argument("--trainer", choices=("ppo", "sb3", "rllib"),
+                     help="ppo: training/ppo.py; sb3: sb3-contrib's MaskablePPO; rllib: the "
+                          "ppo recipe on RLlib (default: the task's row, sb3 for "
+                          "Delve-Vault-v0, else ppo)")  # fmt: skip
+    run.add_argument("--num-env-runners", type=int, default=1,
+                     help="rllib: processes stepping the games (0: in the learner's)")  # fmt: skip
+    run.add_argument("--num-learners", type=int, default=0,
+                     help="rllib: learner processes (0: one, in the driver)")  # fmt: skip
     run.add_argument("--threads", type=int,
                      help="torch threads (default: every core for ppo, 1 for sb3)")  # fmt: skip
     run.add_argument("--device", default="auto",
@@ -134,7 +141,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             "eval_episodes", "learning_rate", "ent_coef", "win_weight", "loss_weight")  # fmt: skip
     at_least_0 = ("ent_coef", "win_weight", "loss_weight")
     overrides = {k: getattr(args, k) for k in keys if getattr(args, k) is not None}
-    threads = args.threads or (os.cpu_count() or 1 if hp.trainer == "ppo" else 1)
+    threads = args.threads or (os.cpu_count() or 1 if hp.trainer != "sb3" else 1)
     if threads < 1:
         parser.error("--threads must be positive")
     for key, value in overrides.items():
@@ -157,10 +164,12 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         device = resolve_device(args.device)
     except (RuntimeError, ValueError) as err:
         parser.error(f"--device {args.device}: {err}")
-    if hp.trainer == "ppo" and args.extractor != "cnn":
+    if hp.trainer != "sb3" and args.extractor != "cnn":
         parser.error("--extractor is for --trainer sb3")
-    if hp.trainer != "ppo" and (args.win_weight, args.loss_weight) != (None, None):
-        parser.error("--win-weight and --loss-weight are for --trainer ppo")
+    if hp.trainer != "rllib" and (args.num_env_runners, args.num_learners) != (1, 0):
+        parser.error("--num-env-runners and --num-learners are for --trainer rllib")
+    if hp.trainer == "sb3" and (args.win_weight, args.loss_weight) != (None, None):
+        parser.error("--win-weight and --loss-weight are for --trainer ppo and rllib")
     if hp.trainer != "ppo" and (args.memory, args.critic) != ("none", "observation"):
         parser.error("--memory and --critic are for --trainer ppo")
     init = None
@@ -182,12 +191,35 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         except (OSError, ValueError, KeyError) as err:
             parser.error(f"--starts {args.starts}: {err}")
         starts = (starts, args.start_share, str(args.starts))
+    if hp.trainer == "rllib":
+        rllib_checks(parser, args, config)
     progress = hp.trainer == "sb3" and not args.no_progress and _has_progress_bar()
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
     train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init,
-          starts, memory=args.memory == "gru", critic=args.critic == "state")  # fmt: skip
+          starts, memory=args.memory == "gru", critic=args.critic == "state",
+          runners=args.num_env_runners, learners=args.num_learners)  # fmt: skip
     return 0
+
+
+def rllib_checks(parser: argparse.ArgumentParser, args, config: dict) -> None:
+    """What `--trainer rllib` needs, checked before Ray starts."""
+    import pickle
+
+    cores = os.cpu_count() or 1
+    if not 0 <= args.num_env_runners <= cores:
+        parser.error(f"--num-env-runners must be in 0..{cores} (the cores here; on a Ray "
+                     "cluster, run where `ray start` joined it)")  # fmt: skip
+    if not 0 <= args.num_learners <= cores:
+        parser.error(f"--num-learners must be in 0..{cores}")
+    try:
+        pickle.dumps(config)
+    except Exception as err:  # noqa: BLE001 - what Ray ships to its workers must pickle
+        parser.error(f"the config cannot be sent to Ray's workers: {err}")
+    try:
+        import ray.rllib  # noqa: F401
+    except ImportError:
+        parser.error('--trainer rllib needs Ray: pip install -e ".[rllib]"')
 
 
 def load_starts(path: Path, config: dict) -> list[bytes]:
@@ -263,7 +295,8 @@ def stage_keys(config: dict) -> dict:
 
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
           progress: bool = True, device: str = "cpu", init=None, starts=None,
-          on_update=None, memory: bool = False, critic: bool = False) -> Path:  # fmt: skip
+          on_update=None, memory: bool = False, critic: bool = False, runners: int = 1,
+          learners: int = 0) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -283,6 +316,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
             progress bar).
         memory: training/ppo.py's network with a recurrent core (`--memory gru`).
         critic: ... and a value that reads the privileged state (`--critic state`).
+        runners, learners: `--trainer rllib`'s env runners and learners.
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -299,11 +333,15 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
           f"return {baseline['mean_return']:.3f}")  # fmt: skip
     stages = curriculum(task, config, hp)
     curve = Curve(task, out / "curve.csv", hp.eval_episodes, EVAL_SEED, not hp.sampled)
-    run = train_ppo if trainer == "ppo" else train_sb3
+    if trainer == "rllib":
+        from training.rllib_ppo import train_rllib as run
+    else:
+        run = train_ppo if trainer == "ppo" else train_sb3
     timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
                                      progress=progress, device=device, started=started,
                                      init=init, starts=starts, on_update=on_update,
-                                     memory=memory, critic=critic)  # fmt: skip
+                                     memory=memory, critic=critic, runners=runners,
+                                     learners=learners)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
@@ -313,13 +351,14 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
               "critic": "state" if critic or (init is not None and "critic_out_w" in init.w)
               else "observation",
               "extractor": extractor if trainer == "sb3" else None, "device": device,
+              **({"env_runners": runners, "learners": learners} if trainer == "rllib" else {}),
               "seed": seed, "eval_seed": EVAL_SEED, "timesteps": timesteps,
               "seconds": round(seconds, 1), "curriculum": schedule,
               "init": init_record(init) if init is not None else None,
               "starts": starts_record(starts) if starts is not None else None,
               "baseline_random": baseline, "final": final}  # fmt: skip
     (out / "run.json").write_text(json.dumps(record, indent=2) + "\n")
-    if trainer == "ppo":  # the policy file carries its own record
+    if trainer != "sb3":  # the policy file carries its own record
         from delve_env.policy import PolicyNet
 
         policy = PolicyNet.load(out / "model.zip")
