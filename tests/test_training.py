@@ -145,6 +145,7 @@ def test_wilson_interval_known_values():
         (["train", "Delve-Vault-v0", "--win-weight", "2", "--quick"], "for --trainer ppo"),
         (["train", "Delve-Combat-v0", "--num-env-runners", "2", "--quick"], "--trainer rllib"),
         (["train", "Delve-Combat-v0", "--num-learners", "1", "--quick"], "--trainer rllib"),
+        (["train", "Delve-Combat-v0", "--ray-address", "auto", "--quick"], "--trainer rllib"),
         (
             ["train", "Delve-Combat-v0", "--trainer", "rllib", "--memory", "gru", "--quick"],
             "--memory and --critic are for --trainer ppo",

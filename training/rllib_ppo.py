@@ -173,17 +173,20 @@ PROGRESS = {"policy_loss": "policy_loss", "value_loss": "vf_loss", "entropy": "e
 
 def train_rllib(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
                 started: float, device: str = "cpu", runners: int = 1, learners: int = 0,
-                on_update=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
+                ray_address: str | None = None, on_update=None, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
     """RLlib's PPO through the curriculum's stages (as training/train_ppo.py's `train_ppo`);
-    returns (timesteps, the schedule, the final evaluation)."""
+    returns (timesteps, the schedule, the final evaluation). `ray_address`: the cluster's
+    (`ray.init(address=...)`), else a Ray of this machine's own."""
     import ray
 
     from delve_env.policy import RUNGS, rung_path
     from training.ppo import evaluate, write_log_header
     from training.train_ppo import stage_keys
 
-    ray.init(num_cpus=max(runners, 1) + 1, include_dashboard=False, log_to_driver=False,
-             ignore_reinit_error=True)  # fmt: skip
+    if ray_address is None:  # a Ray of this machine's own: a core a runner and the learner's
+        ray.init(num_cpus=max(runners, 1) + 1, include_dashboard=False, log_to_driver=False)
+    else:
+        ray.init(address=ray_address, log_to_driver=False)
     algo = ppo_config(stages[0], hp, seed, runners, learners, device).build_algo()
     stage, steps = 0, 0
     meta = {"task": task, "config": stages[-1], "trainer": "rllib", "seed": seed,

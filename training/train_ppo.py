@@ -87,6 +87,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                      help="rllib: processes stepping the games (0: in the learner's)")  # fmt: skip
     run.add_argument("--num-learners", type=int, default=0,
                      help="rllib: learner processes (0: one, in the driver)")  # fmt: skip
+    run.add_argument("--ray-address", metavar="ADDRESS",
+                     help="rllib: the Ray cluster to run on ('auto': the one `ray start` joined "
+                          "this machine to; default: a Ray of this machine's own)")  # fmt: skip
     run.add_argument("--threads", type=int,
                      help="torch threads (default: every core for ppo, 1 for sb3)")  # fmt: skip
     run.add_argument("--device", default="auto",
@@ -166,8 +169,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(f"--device {args.device}: {err}")
     if hp.trainer != "sb3" and args.extractor != "cnn":
         parser.error("--extractor is for --trainer sb3")
-    if hp.trainer != "rllib" and (args.num_env_runners, args.num_learners) != (1, 0):
-        parser.error("--num-env-runners and --num-learners are for --trainer rllib")
+    if hp.trainer != "rllib" and ((args.num_env_runners, args.num_learners) != (1, 0)
+                                  or args.ray_address is not None):  # fmt: skip
+        parser.error("--num-env-runners, --num-learners and --ray-address are for --trainer rllib")
     if hp.trainer == "sb3" and (args.win_weight, args.loss_weight) != (None, None):
         parser.error("--win-weight and --loss-weight are for --trainer ppo and rllib")
     if hp.trainer != "ppo" and (args.memory, args.critic) != ("none", "observation"):
@@ -198,7 +202,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     out = args.out or default_out(args.task, config)
     train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init,
           starts, memory=args.memory == "gru", critic=args.critic == "state",
-          runners=args.num_env_runners, learners=args.num_learners)  # fmt: skip
+          runners=args.num_env_runners, learners=args.num_learners,
+          ray_address=args.ray_address)  # fmt: skip
     return 0
 
 
@@ -206,12 +211,13 @@ def rllib_checks(parser: argparse.ArgumentParser, args, config: dict) -> None:
     """What `--trainer rllib` needs, checked before Ray starts."""
     import pickle
 
-    cores = os.cpu_count() or 1
-    if not 0 <= args.num_env_runners <= cores:
-        parser.error(f"--num-env-runners must be in 0..{cores} (the cores here; on a Ray "
-                     "cluster, run where `ray start` joined it)")  # fmt: skip
-    if not 0 <= args.num_learners <= cores:
-        parser.error(f"--num-learners must be in 0..{cores}")
+    cores = os.cpu_count() or 1 if args.ray_address is None else None  # a cluster's: Ray's
+    for flag in ("num_env_runners", "num_learners"):
+        count = getattr(args, flag)
+        if count < 0 or (cores is not None and count > cores):
+            name = "--" + flag.replace("_", "-")
+            parser.error(f"{name} must be in 0..{cores} (the cores here; --ray-address "
+                         "for a cluster's)" if cores else f"{name} must be at least 0")  # fmt: skip
     try:
         pickle.dumps(config)
     except Exception as err:  # noqa: BLE001 - what Ray ships to its workers must pickle
@@ -296,7 +302,7 @@ def stage_keys(config: dict) -> dict:
 def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str = "cnn",
           progress: bool = True, device: str = "cpu", init=None, starts=None,
           on_update=None, memory: bool = False, critic: bool = False, runners: int = 1,
-          learners: int = 0) -> Path:  # fmt: skip
+          learners: int = 0, ray_address: str | None = None) -> Path:  # fmt: skip
     """Train, evaluate along the way, save and plot; returns the saved model's path.
 
     Args:
@@ -316,7 +322,8 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
             progress bar).
         memory: training/ppo.py's network with a recurrent core (`--memory gru`).
         critic: ... and a value that reads the privileged state (`--critic state`).
-        runners, learners: `--trainer rllib`'s env runners and learners.
+        runners, learners, ray_address: `--trainer rllib`'s env runners, learners and
+            cluster (None: a Ray of this machine's own).
     """
     from training.callbacks import Curve, plot_curve
     from training.evaluate import make_env, play, random_policy
@@ -341,7 +348,7 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
                                      progress=progress, device=device, started=started,
                                      init=init, starts=starts, on_update=on_update,
                                      memory=memory, critic=critic, runners=runners,
-                                     learners=learners)  # fmt: skip
+                                     learners=learners, ray_address=ray_address)  # fmt: skip
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
