@@ -183,9 +183,10 @@ def train_rllib(task: str, stages: list[dict], hp, out: Path, seed: int, curve, 
     from training.ppo import evaluate, write_log_header
     from training.train_ppo import stage_keys
 
-    if ray_address is None:  # a Ray of this machine's own: a core a runner and the learner's
+    started_ray = not ray.is_initialized()  # (else this process's Ray, as it stands)
+    if started_ray and ray_address is None:  # of this machine: a core a runner, the learner's
         ray.init(num_cpus=max(runners, 1) + 1, include_dashboard=False, log_to_driver=False)
-    else:
+    elif started_ray:
         ray.init(address=ray_address, log_to_driver=False)
     algo = ppo_config(stages[0], hp, seed, runners, learners, device).build_algo()
     stage, steps = 0, 0
@@ -241,5 +242,6 @@ def train_rllib(task: str, stages: list[dict], hp, out: Path, seed: int, curve, 
         net().export(meta).save(out / "model.zip")
     finally:
         algo.stop()
-        ray.shutdown()
+        if started_ray:
+            ray.shutdown()
     return steps, schedule, final
