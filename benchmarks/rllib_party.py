@@ -111,7 +111,7 @@ def main() -> None:
         start = time.perf_counter()
         wins = evaluate(module, view, args.preset)
         low, high = wilson(wins, GAMES)
-        rows.append(f"| {view} | {steps:,} | {wall:.0f} | {100 * wins / GAMES:.1f}% "
+        rows.append(f"| {view} | {int(steps):,} | {wall:.0f} | {100 * wins / GAMES:.1f}% "
                     f"({100 * low:.1f}-{100 * high:.1f}) | {time.perf_counter() - start:.0f} |")  # fmt: skip
     print(f"\n{args.preset}, training seed {args.seed}, {GAMES} sampled games (seeds "
           f"{FIRST_SEED}-{FIRST_SEED + GAMES - 1})\n")  # fmt: skip
