@@ -39,6 +39,21 @@ def test_help_lists_subcommands(capsys):
         assert command in out
 
 
+def test_every_command_prints_its_help(capsys):
+    """`delve COMMAND --help` exits 0 for every command (argparse formats each help string
+    with %: a bare percent sign in one would crash it)."""
+    commands = cli.build_parser()._subparsers._group_actions[0].choices
+    assert {"playtest", "watch", "dataset"} <= set(commands)
+    for name in commands:
+        try:
+            code = cli.main([name, "--help"])
+        except SystemExit as exc:
+            code = exc.code
+        out = capsys.readouterr().out
+        assert code == 0, name
+        assert "usage:" in out, name
+
+
 def test_no_command_prints_help(capsys):
     code, out, _ = run_cli([], capsys)
     assert code == 2

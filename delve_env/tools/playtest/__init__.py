@@ -69,7 +69,7 @@ def add_arguments(parser) -> None:
                         help="a variant from a JSON object with 'name' and config keys, "
                              "compared with the preset of its difficulty; repeatable")  # fmt: skip
     parser.add_argument("--policy", action="append", default=None,
-                        help=f"{POLICIES} (default scripted); repeatable")  # fmt: skip
+                        help=f"{POLICIES} (default scripted); repeatable".replace("%", "%%"))  # fmt: skip
     parser.add_argument("--adapt", type=int, nargs="?", const=-1, default=None, metavar="STEPS",
                         help="also play the shipped policy trained on for STEPS steps on each "
                              "preset's own config (default 1,000,000), kept under "
