@@ -3,7 +3,7 @@ them, and evaluation games a second.
 
     python benchmarks/train_speed.py                     # ppo and sb3 on easy and combat
     python benchmarks/train_speed.py --timesteps 65536 --device cuda
-    python benchmarks/train_speed.py --rllib             # + RLlib PPO on 1 and 2 env runners
+    python benchmarks/train_speed.py --trainers '' --rllib   # --trainer rllib, 1 and 2 runners
 
 Each trainer learns from scratch with its task's defaults (training/tasks.py) for
 `--timesteps` steps after one warm-up rollout; a row's "learned steps/s" is steps played and
@@ -82,17 +82,15 @@ def sb3_speed(task: str, config: dict, timesteps: int, device: str) -> tuple[flo
 
 
 def rllib_speed(task: str, config: dict, timesteps: int, runners: int) -> float:
-    """Learned steps/s of RLlib's PPO with `runners` env runners (delve_env.rllib)."""
+    """Learned steps/s of `delve train --trainer rllib` (training/rllib_ppo.py: the default
+    recipe on RLlib's PPO) with `runners` env runners, the task's games split among them."""
     import ray
 
-    from delve_env.rllib import ppo_config
+    from training.rllib_ppo import ppo_config
+    from training.tasks import task_defaults
 
-    extra = {k: v for k, v in config.items() if k not in ("task", "max_steps")}
-    algo = (
-        ppo_config(task, num_env_runners=runners, **extra)
-        .training(train_batch_size_per_learner=4000, minibatch_size=1000, num_epochs=4)
-        .build_algo()
-    )
+    ray.init(num_cpus=runners + 1, include_dashboard=False, log_to_driver=False)
+    algo = ppo_config(config, task_defaults(task, trainer="rllib"), 0, runners, 0).build_algo()
     try:
         algo.train()  # warm-up
         start = time.perf_counter()
@@ -126,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trainers", default="ppo,sb3",
                         help="ppo,sb3 (comma-separated; '' for none, as with --rllib alone in "
                         "RLlib's own environment)")  # fmt: skip
-    parser.add_argument("--rllib", action="store_true", help="+ RLlib PPO, 1 and 2 runners")
+    parser.add_argument("--rllib", action="store_true",
+                        help="+ --trainer rllib on 1 and 2 env runners")  # fmt: skip
     parser.add_argument("--device", default="cpu", help="torch device of ppo and sb3")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="torch threads (default: every core)")  # fmt: skip
@@ -159,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
             for name, (task, extra) in ROWS.items():
                 learned = rllib_speed(task, task_config(task, extra), args.timesteps, runners)
                 print(f"| rllib, {runners} env runner{'s' * (runners > 1)} | {name} | "
-                      f"{runners} | {learned:,.0f} | | |", flush=True)  # fmt: skip
+                      f"{task_defaults(task).num_envs} | {learned:,.0f} | | |", flush=True)  # fmt: skip
     return 0
 
 

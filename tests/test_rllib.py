@@ -220,33 +220,19 @@ def test_delve_train_trainer_rllib_writes_a_policy_that_plays_without_ray(tmp_pa
 def test_the_rllib_curriculum_moves_every_runner_a_floor_deeper_at_each_winning_point(
     tmp_path, monkeypatch
 ):
-    """As the default trainer's: from depth 2, one floor deeper at each curve point that wins
-    `promote_at`, in run.json and the curve; and `move_to` remakes a runner's games."""
-    import csv
-    import json
-    from dataclasses import replace
+    """As the default trainer's (tests/curriculum.py), with the runner's games remade by
+    `move_to` a floor deeper."""
+    from curriculum import trains_a_floor_deeper_at_each_winning_point
 
     from delve_env.engine.core.params import P_DEPTH
     from training import ppo
     from training.rllib_ppo import move_to, ppo_config
     from training.tasks import task_defaults
-    from training.train_ppo import train
 
-    real = ppo.evaluate
-    wins = iter([0.0, 0.5, 0.2, 1.0, 1.0, 1.0, 1.0])  # points 0, 1, 2, ...: promote at 0.5
-    monkeypatch.setattr(ppo, "evaluate", lambda *a, **k: {**real(*a, **k), "win_rate": next(wins)})
-    hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
-                 num_envs=4, n_steps=64, promote_at=0.5, trainer="rllib")  # fmt: skip
-    config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
-    train("Delve-Easy-v0", config, hp, tmp_path, progress=False, runners=0)
-    run = json.loads((tmp_path / "run.json").read_text())
-    assert run["curriculum"] == [
-        {"timesteps": 0, "depth": 2},
-        {"timesteps": 256, "depth": 3},
-        {"timesteps": 768, "depth": 4},
-    ]
-    with (tmp_path / "curve.csv").open() as f:
-        assert [row["depth"] for row in csv.DictReader(f)] == ["2", "2", "3", "3", "4"]
+    trains_a_floor_deeper_at_each_winning_point(ppo, "evaluate", "rllib", tmp_path, monkeypatch,
+                                                runners=0)  # fmt: skip
+    hp = task_defaults("Delve-Easy-v0", quick=True)
+    config = {"difficulty": "easy", "reward_mode": "shaped", "max_steps": 50}
     algo = ppo_config({**config, "depth": 2}, hp, seed=0, runners=0, learners=0).build_algo()
     try:
         assert algo.env_runner.env.unwrapped.engine.params[P_DEPTH] == 2

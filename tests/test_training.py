@@ -12,6 +12,8 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from curriculum import trains_a_floor_deeper_at_each_winning_point  # noqa: E402
+
 from delve_env.stats import wilson  # noqa: E402
 from delve_env.tools import cli  # noqa: E402
 
@@ -193,34 +195,11 @@ def test_train_help_exits_0(capsys):
 @pytest.mark.parametrize("trainer", ["ppo", "sb3"])
 def test_the_curriculum_goes_one_floor_deeper_at_each_point_that_wins(trainer, tmp_path,
                                                                       monkeypatch):  # fmt: skip
-    """The whole game trains from depth 2 and moves one floor deeper each time a curve point
-    wins `promote_at` of its games, up to the config's depth; run.json records the schedule."""
+    """The whole game's curriculum (tests/curriculum.py) with either trainer."""
     from training import callbacks, ppo
-    from training.tasks import task_defaults
-    from training.train_ppo import train
 
     module, name = (callbacks, "play_batched") if trainer == "sb3" else (ppo, "evaluate")
-    real = getattr(module, name)
-    wins = iter([0.0, 0.5, 0.2, 1.0, 1.0, 1.0, 1.0])  # points 0, 1, 2, ...: promote at 0.5
-
-    def scored(*args, **kwargs):
-        result = real(*args, **kwargs)
-        return {**result, "win_rate": next(wins)}
-
-    monkeypatch.setattr(module, name, scored)
-    hp = replace(task_defaults("Delve-Easy-v0", quick=True), timesteps=4 * 256, eval_every=256,
-                 num_envs=4, n_steps=64, promote_at=0.5)  # fmt: skip
-    config = {"difficulty": "easy", "depth": 4, "reward_mode": "shaped", "max_steps": 50}
-    train("Delve-Easy-v0", config, replace(hp, trainer=trainer), tmp_path, progress=False)
-    run = json.loads((tmp_path / "run.json").read_text())
-    assert run["curriculum"] == [
-        {"timesteps": 0, "depth": 2},
-        {"timesteps": 256, "depth": 3},
-        {"timesteps": 768, "depth": 4},
-    ]
-    with (tmp_path / "curve.csv").open() as f:
-        depths = [row["depth"] for row in csv.DictReader(f)]
-    assert depths == ["2", "2", "3", "3", "4"]
+    trains_a_floor_deeper_at_each_winning_point(module, name, trainer, tmp_path, monkeypatch)
 
 
 def test_the_curriculum_is_off_for_sub_tasks_and_when_asked():

@@ -91,7 +91,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                      help="rllib: the Ray cluster to run on ('auto': the one `ray start` joined "
                           "this machine to; default: a Ray of this machine's own)")  # fmt: skip
     run.add_argument("--threads", type=int,
-                     help="torch threads (default: every core for ppo, 1 for sb3)")  # fmt: skip
+                     help="torch threads (default: every core for ppo and rllib, 1 for sb3)")  # fmt: skip
     run.add_argument("--device", default="auto",
                      help="torch device: auto (CUDA when torch sees it, else the CPU), cpu, "
                           "cuda, cuda:1, ...")  # fmt: skip
