@@ -190,7 +190,8 @@ def test_record_games_play_the_single_envs_games_and_weigh_the_outcome():
 
 def test_delve_train_trainer_rllib_writes_a_policy_that_plays_without_ray(tmp_path):
     """`delve train ... --trainer rllib` end to end: the default trainer's files, and a
-    model.zip that `delve eval` plays in a process where Ray cannot be imported."""
+    model.zip that `delve eval` and `delve playtest` play in a process where Ray cannot be
+    imported."""
     import json
     import subprocess
     import sys
@@ -209,12 +210,17 @@ def test_delve_train_trainer_rllib_writes_a_policy_that_plays_without_ray(tmp_pa
     assert run["trainer"] == "rllib" and run["env_runners"] == 1 and run["timesteps"] >= 2048
     policy = PolicyNet.load(out / "model.zip")
     assert policy.meta["trainer"] == "rllib" and policy.meta["final"] == run["final"]
-    script = ("import sys; sys.modules['ray'] = None; from delve_env.tools.cli import main; "
-              f"sys.exit(main(['eval', 'Delve-Combat-v0', {str(out / 'model.zip')!r}, "
-              "'--episodes', '3']))")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert "win rate" in done.stdout
+    model = str(out / "model.zip")
+    for command, shown in (
+        (["eval", "Delve-Combat-v0", model, "--episodes", "3"], "win rate"),
+        (["playtest", "--presets", "easy", "--policy", f"sampled:{model}", "--seeds", "2"],
+         f"sampled:{model}"),
+    ):  # fmt: skip
+        script = ("import sys; sys.modules['ray'] = None; from delve_env.tools.cli import main; "
+                  f"sys.exit(main({command!r}))")  # fmt: skip
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert shown in done.stdout
 
 
 def test_the_rllib_curriculum_moves_every_runner_a_floor_deeper_at_each_winning_point(
