@@ -129,6 +129,12 @@ def test_the_rllib_module_and_its_numpy_export_give_the_same_probabilities():
     assert ours.shape == (len(records), NUM_ACTIONS) and ours.max() > 0.2
     np.testing.assert_allclose(ours, theirs, atol=1e-5)
     assert (ours[masks == 0] == 0).all()
+    never = np.flatnonzero(~masks.any(0))  # actions illegal in every one of these records
+    assert len(never) > 0
+    with torch.no_grad():
+        module.net.pi.bias[never] += 1e4  # what the network says of them is never read
+        again = module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS].double()
+    np.testing.assert_array_equal(torch.softmax(again, -1).numpy(), ours)
 
 
 def test_rllib_never_samples_a_masked_action():
