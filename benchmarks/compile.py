@@ -75,15 +75,21 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def timed(*command: str, env: dict | None = None, check: bool = True):
+    """`command` run from the checkout: the finished process, and a row of its wall and CPU
+    seconds."""
+    cpu0, t0 = cpu_seconds(), time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, check=check, capture_output=True,
+                          text=True)  # fmt: skip
+    return done, {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0}
+
+
 def timed_run(cache: Path, *module: str, check: bool = False):
     """`python -m MODULE...` on the cache folder: the finished process, and a row of its wall
     and CPU seconds and the cache's size after it."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    cpu0, t0 = cpu_seconds(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", *module], cwd=ROOT, env=env, check=check,
-                          capture_output=True, text=True)  # fmt: skip
-    return done, {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0,
-                  "cache MB": folder_mb(cache)}  # fmt: skip
+    done, row = timed(sys.executable, "-m", *module, env=env, check=check)
+    return done, {**row, "cache MB": folder_mb(cache)}
 
 
 def parallel_compile(cache: Path) -> dict:
@@ -91,21 +97,15 @@ def parallel_compile(cache: Path) -> dict:
     return timed_run(cache, "delve_env.engine.compiled.warm", check=True)[1]
 
 
-def timed(*command: str) -> dict:
-    cpu0, t0 = cpu_seconds(), time.perf_counter()
-    subprocess.run(command, cwd=ROOT, check=True, capture_output=True)
-    return {"wall s": time.perf_counter() - t0, "cpu s": cpu_seconds() - cpu0}
-
-
 def wheel_rows(folder: Path) -> list[tuple[str, dict]]:
     """The wheel built into `folder`, installed into a new virtual environment there, and
     `delve watch` from that environment (outside the checkout), first and again."""
-    build = timed(sys.executable, "-m", "delve_env.engine.compiled.wheel", "--out", str(folder))
+    build = timed(sys.executable, "-m", "delve_env.engine.compiled.wheel", "--out", str(folder))[1]
     (wheel,) = folder.glob("*.whl")
     build["wheel MB"] = wheel.stat().st_size / 1e6
     subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True)
     python = str(folder / "venv" / "bin" / "python")
-    install = timed(python, "-m", "pip", "install", "-q", str(wheel))
+    install = timed(python, "-m", "pip", "install", "-q", str(wheel))[1]
     site = subprocess.run([python, "-c", "import delve_env, pathlib; print(pathlib.Path("
                            "delve_env.__file__).parent)"], cwd=folder, check=True,
                           capture_output=True, text=True).stdout.strip()  # fmt: skip

@@ -92,14 +92,21 @@ class Games:
         won = dones & (eng.state.outcome == 1)
         rewards = eng.rewards.copy()
         if dones.any():
-            if self.outcome_weights != (1.0, 1.0):
-                win, loss = self.outcome_weights
-                for e in np.flatnonzero(dones):  # a game cut short has no outcome to weigh
-                    weight = win if won[e] else loss
-                    rewards[e] += (weight - 1.0) * outcome_reward(eng.state, e)
+            weigh_outcomes(eng.state, rewards, dones, self.outcome_weights)
             eng.reset(np.empty(0, dtype=np.uint64), dones)
             self.begin(dones)
         return rewards, dones, won
+
+
+def weigh_outcomes(state, rewards: np.ndarray, ended: np.ndarray, weights: tuple) -> None:
+    """Pay the outcome of each game flagged in `ended` (W, L) = `weights` times: a win's end
+    W times the engine's win reward, a loss's L times its loss (`rewards` changed in place;
+    a game cut short has no outcome, so stays as it is)."""
+    if weights == (1.0, 1.0):
+        return
+    for e in np.flatnonzero(ended):
+        weight = weights[0] if state.outcome[e] == 1 else weights[1]
+        rewards[e] += (weight - 1.0) * outcome_reward(state, e)
 
 
 def policy_of(net: Net):

@@ -36,8 +36,8 @@ from delve_env.config import Config
 from delve_env.engine.batch import Engine
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.outputs.layout import OBS_BYTES
-from delve_env.engine.outputs.rewards import outcome_reward
 from training.net import Net, masked_logits
+from training.ppo import weigh_outcomes
 
 ENV = "delve-records"  # RLlib's name of `RecordGames`
 
@@ -55,7 +55,7 @@ class RecordGames(VectorEnv):
     a vector env: slot i of `reset(seed=s)` plays seed s + i; a finished slot starts anew on
     the next step (its action ignored). Each observation is `record_space`'s; a game's last
     reward weighs a win `win_weight` and a loss `loss_weight` times (training/ppo.py's
-    `Games`). `config`: the env's config keys, plus num_envs and the two weights."""
+    `weigh_outcomes`, as its `Games`). `config`: the env's config keys, plus num_envs and the two weights."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
@@ -90,10 +90,7 @@ class RecordGames(VectorEnv):
         eng.step(np.asarray(actions, dtype=np.int64), self.done)
         self.done = eng.terminated | eng.truncated
         rewards = eng.rewards.astype(np.float32)
-        if self.weights != (1.0, 1.0):
-            for e in np.flatnonzero(eng.terminated):  # a game cut short has no outcome
-                weight = self.weights[0] if eng.state.outcome[e] == 1 else self.weights[1]
-                rewards[e] += (weight - 1.0) * outcome_reward(eng.state, e)
+        weigh_outcomes(eng.state, rewards, self.done, self.weights)
         return self.observe(), rewards, eng.terminated.copy(), eng.truncated.copy(), {}
 
 

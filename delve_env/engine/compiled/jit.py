@@ -43,7 +43,7 @@ def _widened(t):
 
 
 BASELINE_CPU = "generic"  # NUMBA_CPU_NAME of shipped machine code: any CPU of its platform
-_ROOT = Path(__file__).resolve().parents[3]  # the folder holding the package
+PROJECT = Path(__file__).resolve().parents[3]  # the folder holding the package
 
 
 class _ProjectLocator(UserProvidedCacheLocator):
@@ -53,12 +53,12 @@ class _ProjectLocator(UserProvidedCacheLocator):
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        inside = Path(py_file).resolve().parent.relative_to(_ROOT)
+        inside = Path(py_file).resolve().parent.relative_to(PROJECT)
         self._cache_path = os.path.join(config.CACHE_DIR, *inside.parts)
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(_ROOT):
+        if not Path(py_file).resolve().is_relative_to(PROJECT):
             return None
         return super().from_function(py_func, py_file)
 

@@ -31,9 +31,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from .jit import BASELINE_CPU
+from .jit import BASELINE_CPU, PROJECT
 
-ROOT = Path(__file__).resolve().parents[3]
 FIRST_GAME = ["watch", "--steps", "1"]
 
 
@@ -91,7 +90,7 @@ def build(out: Path) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="delve-wheel-") as tmp:
         stage = Path(tmp) / "project"
-        shutil.copytree(ROOT, stage, ignore=shutil.ignore_patterns(
+        shutil.copytree(PROJECT, stage, ignore=shutil.ignore_patterns(
             ".*", "__pycache__", "*.egg-info", "build", "dist", "runs"))  # fmt: skip
         cache = compile_into(stage)
         subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", tmp,
