@@ -74,3 +74,87 @@ def mcnemar(table: tuple[int, int, int, int]) -> float:
         return 1.0
     tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
+
+
+# --- several training runs a player ------------------------------------------------------------
+#
+# An adapted player is a training run, and two runs of one recipe on one game differ: their
+# rates scatter by more than the games' dice. A difference between two variants' adapted
+# players must be told apart from that scatter, so it is measured across runs: each run's rate
+# (on the same seeds, so the dice the runs share cancel) is one draw, and the difference of
+# the two means gets Student's t interval on the runs' pooled spread.
+
+
+def _betainc(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b) (Lentz's continued fraction, as
+    Numerical Recipes' betacf)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):  # the fraction converges fast on this side only
+        return 1.0 - _betainc(b, a, 1.0 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x)) / a  # fmt: skip
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    f = d
+    for m in range(1, 300):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):  # fmt: skip
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            f *= c * d
+        if abs(c * d - 1.0) < 1e-14:
+            break
+    return front * f
+
+
+def t_two_sided(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with `df` degrees of freedom."""
+    return _betainc(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(df: float, level: float = 0.95) -> float:
+    """The t with P(|T| <= t) = level (1.96 for a normal, 12.71 at 1 degree of freedom)."""
+    low, high = 0.0, 1e3
+    for _ in range(100):  # bisection: P(|T| >= t) falls as t grows
+        mid = (low + high) / 2
+        low, high = (mid, high) if t_two_sided(mid, df) > 1 - level else (low, mid)
+    return (low + high) / 2
+
+
+def runs_difference(first: list[float], second: list[float], level: float = 0.95) -> dict:
+    """Two players made of several training runs each, every run's rate measured on the same
+    seeds: the difference of their mean rates, first minus second, with the t interval and
+    two-sided p-value of the runs' pooled spread (df = runs - 2). `real` where the interval
+    leaves out 0; never with a single run a side, whose spread cannot be measured."""
+    a, b = [float(x) for x in first], [float(x) for x in second]
+    if not a or not b:
+        raise ValueError("each side needs at least one run's rate")
+    diff = sum(a) / len(a) - sum(b) / len(b)
+    df = len(a) + len(b) - 2
+    if df < 1:
+        return {"difference": diff, "interval": (-1.0, 1.0), "p": 1.0, "real": False, "df": 0}
+    ss = sum((x - sum(a) / len(a)) ** 2 for x in a) + sum((x - sum(b) / len(b)) ** 2 for x in b)
+    se = math.sqrt(ss / df * (1 / len(a) + 1 / len(b)))
+    half = t_quantile(df, level) * se
+    p = (1.0 if diff == 0 else 0.0) if se == 0 else t_two_sided(diff / se, df)
+    low, high = diff - half, diff + half
+    return {"difference": diff, "interval": (low, high), "p": p,
+            "real": se > 0 and (low > 0 or high < 0), "df": df}  # fmt: skip
+
+
+def runs_interval(rates: list[float], level: float = 0.95) -> tuple[float, float]:
+    """The interval of a player's mean rate over its training runs (t over the runs), in
+    [0, 1]; (0, 1) with a single run."""
+    n = len(rates)
+    if n < 2:
+        return 0.0, 1.0
+    mean = sum(rates) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in rates) / (n - 1))
+    half = t_quantile(n - 1, level) * sd / math.sqrt(n)
+    return max(0.0, mean - half), min(1.0, mean + half)

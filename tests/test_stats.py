@@ -5,7 +5,16 @@ import math
 
 import pytest
 
-from delve_env.stats import mcnemar, paired_difference, pairs, wilson
+from delve_env.stats import (
+    mcnemar,
+    paired_difference,
+    pairs,
+    runs_difference,
+    runs_interval,
+    t_quantile,
+    t_two_sided,
+    wilson,
+)
 
 pytestmark = pytest.mark.fast
 
@@ -61,3 +70,42 @@ def test_wilson_interval_is_the_score_interval():
     low, high = wilson(81, 263)  # Wilson (1927) / Newcombe (1998) example: 0.2553 to 0.3662
     assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_student_t_against_its_tables():
+    # the two-sided 95% quantiles of any t table, and the normal's in the limit
+    for df, t in ((1, 12.706), (2, 4.303), (4, 2.776), (10, 2.228), (30, 2.042)):
+        assert t_quantile(df) == pytest.approx(t, abs=1e-3)
+    assert t_quantile(10**6) == pytest.approx(1.960, abs=1e-3)
+    assert t_quantile(4, 0.99) == pytest.approx(4.604, abs=1e-3)
+    # P(|T| >= 2) at 10 degrees of freedom, and at 1 (the Cauchy: 1 - 2 atan(2) / pi)
+    assert t_two_sided(2.0, 10) == pytest.approx(0.07339, abs=1e-5)
+    assert t_two_sided(2.0, 1) == pytest.approx(1 - 2 * math.atan(2) / math.pi, abs=1e-9)
+    assert t_two_sided(0.0, 5) == pytest.approx(1.0)
+
+
+def test_runs_difference_by_hand():
+    # rates 0.90 / 0.92 / 0.88 against 0.85 / 0.86 / 0.84: difference 0.05; pooled variance
+    # (0.0008 + 0.0002) / 4, standard error sqrt(0.00025 * 2 / 3) = 0.012910, t = 3.873 on 4
+    # degrees of freedom: the interval 0.05 -+ 2.776 * 0.012910, p = 0.0179
+    got = runs_difference([0.90, 0.92, 0.88], [0.85, 0.86, 0.84])
+    assert got["difference"] == pytest.approx(0.05)
+    assert got["interval"] == pytest.approx((0.01416, 0.08584), abs=1e-5)
+    assert got["p"] == pytest.approx(0.0179, abs=1e-4) and got["real"] and got["df"] == 4
+    # the same means with thrice the spread: the interval takes 0 in, no star
+    wide = runs_difference([0.95, 0.92, 0.83], [0.88, 0.86, 0.81])
+    assert wide["difference"] == pytest.approx(0.05) and not wide["real"]
+    assert wide["interval"][0] < 0 < wide["interval"][1] and wide["p"] > 0.05
+    # one run a side: its spread cannot be measured, so nothing is ever starred
+    one = runs_difference([0.99], [0.01])
+    assert not one["real"] and one["interval"] == (-1.0, 1.0) and one["p"] == 1.0
+    with pytest.raises(ValueError, match="at least one run"):
+        runs_difference([], [0.5])
+
+
+def test_runs_interval_is_t_over_the_runs_inside_0_1():
+    # mean 0.9, sd 0.02 over 3 runs: 0.9 -+ 4.303 * 0.02 / sqrt(3)
+    low, high = runs_interval([0.88, 0.90, 0.92])
+    assert (low, high) == pytest.approx((0.9 - 0.049683, 0.9 + 0.049683), abs=1e-5)
+    assert runs_interval([0.99, 1.0, 1.0])[1] == 1.0
+    assert runs_interval([0.5]) == (0.0, 1.0)

@@ -74,6 +74,10 @@ def add_arguments(parser) -> None:
                         help="also play the shipped policy trained on for STEPS steps on each "
                              "preset's own config (default 1,000,000), kept under "
                              "OUT/adapted/ and reused")  # fmt: skip
+    parser.add_argument("--adapt-runs", type=int, default=3, metavar="R",
+                        help="training runs of each adapted player (training seeds 0..R-1, "
+                             "each on every seed): the adapted player is their mean, compared "
+                             "across runs so a run's luck is not starred (default 3)")  # fmt: skip
     parser.add_argument("--attempts", type=int, default=1, metavar="K",
                         help="learned players play each seed K times on independent sampling "
                              "streams: the mean rate and the best of K (default 1)")  # fmt: skip
@@ -119,8 +123,9 @@ def digest(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-def policy_file(preset: Preset, player: Player, adapted: dict) -> Path | None:
-    """The file a learned player plays from on `preset` (None for the others)."""
+def policy_file(preset: Preset, player: Player, adapted: dict, run: int = 0) -> Path | None:
+    """The file a learned player plays from on `preset` (None for the others); an adapted
+    player's from its training run `run`."""
     from ...policy import rung_path, shipped_path
 
     if not player.learned:
@@ -128,16 +133,17 @@ def policy_file(preset: Preset, player: Player, adapted: dict) -> Path | None:
     if player.spec == "shipped":
         return shipped_path(preset.difficulty, player.rung)
     if player.adapted:
-        run = adapted[preset.name]
-        return run / ("model.zip" if player.rung == 1.0 else rung_path(player.rung))
+        folder = adapted[preset.name][run]
+        return folder / ("model.zip" if player.rung == 1.0 else rung_path(player.rung))
     return Path(player.spec.split(":", 1)[1])
 
 
-def keyed(out: Path | None, preset: Preset, player: Player, key: dict):
+def keyed(out: Path | None, preset: Preset, player: Player, key: dict, run: int = 0):
     """(the kept runs of this key, or None; where they are kept)."""
     if out is None:
         return None, None
-    path = out / "runs" / preset.slug() / f"{slug(player.name)}.json"
+    name = slug(player.name) + (f"-run{run}" if run else "")
+    path = out / "runs" / preset.slug() / f"{name}.json"
     try:
         kept = json.loads(path.read_text())
     except (OSError, ValueError):
@@ -155,7 +161,7 @@ def keep(path: Path | None, key: dict, runs: list[dict]) -> None:
 
 def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progress: bool = True,
              attempts: int = 1, adapt: int | None = None, out: Path | None = None,
-             seconds: dict | None = None) -> list[dict]:  # fmt: skip
+             seconds: dict | None = None, adapt_runs: int = 1) -> list[dict]:  # fmt: skip
     """Every (preset, player, seed) run, in that order (attempts of a seed together).
 
     Args:
@@ -169,6 +175,8 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
         out: Where finished runs and adapted policies are kept and found again.
         seconds: Filled with the wall time of each stage: adapting, the scripted players
             (all of them, in their pool), each batched player (all its presets).
+        adapt_runs: Training runs of each adapted player (training seeds 0, 1, ...), each
+            played on every seed, its games marked with its `run`.
     """
     from ...policy import PolicyNet, is_policy_file
 
@@ -183,29 +191,34 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
         if adapt is not None and any(p.adapted for p in cast):
             from training.adapt import adapted as adapt_run
 
+            root = (out if out is not None else DEFAULT_OUT) / "adapted"
             for preset in presets:
-                advance, last = bar.task(f"adapting {preset.name}", adapt), [0]
+                adapted[preset.name] = []
+                for seed in range(adapt_runs):
+                    label = f"adapting {preset.name}" + (f", run {seed}" if adapt_runs > 1 else "")
+                    advance, last = bar.task(label, adapt), [0]
 
-                def moved(steps, advance=advance, last=last):
-                    advance(steps - last[0])
-                    last[0] = steps
+                    def moved(steps, advance=advance, last=last):
+                        advance(steps - last[0])
+                        last[0] = steps
 
-                root = (out if out is not None else DEFAULT_OUT) / "adapted"
-                adapted[preset.name] = adapt_run(preset.slug(), preset.config, adapt, root,
-                                                 on_update=moved)  # fmt: skip
+                    adapted[preset.name].append(adapt_run(preset.slug(), preset.config, adapt,
+                                                          root, seed, on_update=moved))  # fmt: skip
             seconds["adapting"] = time.perf_counter() - started
         for preset in presets:
             for player in cast:
-                source = policy_file(preset, player, adapted)
-                key = {"config": preset.canonical(), "player": player.name,
-                       "policy": digest(source) if source is not None else player.spec,
-                       "seeds": [seeds.start, len(seeds)],
-                       "attempts": attempts if player.learned else 1}  # fmt: skip
-                kept, path = keyed(out, preset, player, key)
-                if kept is not None:
-                    done[(preset.name, player.name)] = kept
-                else:
-                    pending[(preset.name, player.name)] = (preset, player, source, key, path)
+                for run in range(adapt_runs if player.adapted else 1):
+                    source = policy_file(preset, player, adapted, run)
+                    key = {"config": preset.canonical(), "player": player.name,
+                           "policy": digest(source) if source is not None else player.spec,
+                           "seeds": [seeds.start, len(seeds)],
+                           "attempts": attempts if player.learned else 1}  # fmt: skip
+                    kept, path = keyed(out, preset, player, key, run)
+                    if kept is not None:
+                        done[(preset.name, player.name, run)] = kept
+                    else:
+                        pending[(preset.name, player.name, run)] = (preset, player, source, key,
+                                                                    path)  # fmt: skip
         games = sum(len(seeds) * (attempts if pl.learned and pl.sampled else 1)
                     for _, pl, *_ in pending.values())  # fmt: skip
         advance = bar.task("playing", games)
@@ -218,8 +231,10 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
         for i, (preset, player, _, key, path) in enumerate(solo):
             got = runs[i * len(seeds) : (i + 1) * len(seeds)]
             keep(path, key, got)
-            done[(preset.name, player.name)] = got
-        for preset, player, source, key, path in (v for v in pending.values() if not v[1].solo):
+            done[(preset.name, player.name, 0)] = got
+        for (_, _, run), (preset, player, source, key, path) in pending.items():
+            if player.solo:
+                continue
             started = time.perf_counter()
             if source is None or is_policy_file(source):
                 policy = uniform if source is None else PolicyNet.load(source)
@@ -227,10 +242,14 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
             else:
                 got = play_sb3(preset, player, str(source), seeds)
                 advance(len(seeds))
+            if player.adapted:
+                got = [{**r, "run": run} for r in got]
             keep(path, key, got)
-            done[(preset.name, player.name)] = got
+            done[(preset.name, player.name, run)] = got
             seconds[player.name] = seconds.get(player.name, 0.0) + time.perf_counter() - started
-    return [r for p in presets for pl in cast for r in done[(p.name, pl.name)]]
+    return [r for p in presets for pl in cast
+            for run in range(adapt_runs if pl.adapted else 1)
+            for r in done[(p.name, pl.name, run)]]  # fmt: skip
 
 
 def run(args) -> int:
@@ -249,7 +268,8 @@ def run(args) -> int:
                 raise ValueError(f"--adapt STEPS must be a positive number of steps, got {adapt}")
         cast = lineup(args.policy or ["scripted"], adapt is not None)
         for key, value, least in (("--seeds", args.seeds, 1), ("--attempts", args.attempts, 1),
-                                  ("--first-seed", args.first_seed, 0)):  # fmt: skip
+                                  ("--first-seed", args.first_seed, 0),
+                                  ("--adapt-runs", args.adapt_runs, 1)):  # fmt: skip
             if value < least:
                 raise ValueError(f"{key} must be at least {least}, got {value}")
         if adapt is not None:
@@ -264,12 +284,13 @@ def run(args) -> int:
     seconds: dict = {}
     started = time.perf_counter()
     runs = play_all(presets, cast, seeds, workers, not args.no_progress, args.attempts, adapt, out,
-                    seconds)  # fmt: skip
+                    seconds, args.adapt_runs)  # fmt: skip
     seconds["all"] = time.perf_counter() - started
     meta = {"presets": [{"name": p.name, "config": p.config, "base": p.base,
                          "changes": p.changes} for p in presets],
             "players": [p.name for p in cast], "seeds": [seeds.start, len(seeds)],
-            "attempts": args.attempts, "adapt": adapt, "workers": workers,
+            "attempts": args.attempts, "adapt": adapt,
+            "adapt_runs": args.adapt_runs if adapt is not None else None, "workers": workers,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip
     print(report(runs, presets, out, meta), end="")
     return 0

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ...engine.core.params import DIFFICULTIES
-from ...stats import mcnemar, paired_difference, pairs, wilson
+from ...stats import mcnemar, paired_difference, pairs, runs_difference, runs_interval, wilson
 from .players import LOSS_CAUSES
 
 COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",
@@ -41,28 +41,76 @@ def by_seed(runs: list[dict]) -> dict[int, list[dict]]:
     return out
 
 
+def training_runs(rs: list[dict]) -> dict[int, list[dict]]:
+    """A player's games by training run (an adapted player's `run`; one run for the rest)."""
+    out: dict[int, list] = {}
+    for r in rs:
+        out.setdefault(r.get("run", 0), []).append(r)
+    return out
+
+
+def first_attempts(rs: list[dict]) -> list[dict]:
+    return [r for r in rs if r.get("attempt", 0) == 0]
+
+
+def won(r: dict) -> bool:
+    return r["won"]
+
+
+def outcomes(rs: list[dict], best_of: bool = False, outcome=won) -> dict[int, bool]:
+    """Each seed's outcome (`outcome(run)`, by default won) on its first attempt, or with
+    `best_of` in any attempt."""
+    return {s: any(outcome(r) for r in t) if best_of else
+            next(outcome(r) for r in t if r.get("attempt", 0) == 0)
+            for s, t in by_seed(rs).items()}  # fmt: skip
+
+
+def run_rates(rs: list[dict], best_of: bool = False, outcome=won) -> list[float]:
+    """Each training run's rate of `outcome` on its seeds' first attempts (or, with
+    `best_of`, the share of its seeds where any attempt had it)."""
+    rates = []
+    for games in training_runs(rs).values():
+        got = outcomes(games, best_of, outcome)
+        rates.append(sum(got.values()) / len(got))
+    return rates
+
+
 def summarize(runs: list[dict]) -> list[dict]:
-    """One row per (preset, player): the COLUMNS, over every attempt; with several attempts
-    a seed, also `attempts` and `best of K %` (the seeds won in any attempt, with its
-    interval). `runs` counts the seeds."""
+    """One row per (preset, player): the COLUMNS, over every attempt and training run; with
+    several attempts a seed, also `attempts` and `best of K %` (the seeds won in any attempt,
+    with its interval); with several training runs (an adapted player's), also `training
+    runs` and each run's own rate (`runs' win %`), the interval then holding the runs' spread
+    (`stats.runs_interval`) as well as the games' dice. `runs` counts the seeds."""
     rows = []
     for (preset, policy), rs in groups(runs).items():
         seeds = by_seed(rs)
+        trained = training_runs(rs)
         n, games = len(seeds), len(rs)
+        tries = games // (n * len(trained))
         wins = sum(r["won"] for r in rs)
-        low, high = wilson(wins, games) if games == n else mean_interval(seeds)
+        low, high = wilson(wins, games) if tries == 1 else mean_interval(seeds)
+        if len(trained) > 1:
+            rates = [sum(r["won"] for r in g) / len(g) for g in trained.values()]
+            spread = runs_interval(rates)
+            low, high = min(low, spread[0]), max(high, spread[1])
         row = {"preset": preset, "policy": policy, "runs": n, "win %": 100 * wins / games,
                "95% interval": (100 * low, 100 * high),
                "book home %": 100 * sum(r["book_home"] for r in rs) / games}  # fmt: skip
         for col, k in MEANS:
             row[col] = float(np.mean([r[k] for r in rs]))
         for c in LOSS_CAUSES:
-            row[f"lost: {c}"] = sum(r["cause"] == c for r in rs)
-        if games > n:
-            best = sum(any(r["won"] for r in tries) for tries in seeds.values())
-            lo, hi = wilson(best, n)
-            row.update({"attempts": games // n, "best of K %": 100 * best / n,
+            row[f"lost: {c}"] = sum(r["cause"] == c for r in rs) / len(trained)
+            if len(trained) == 1:
+                row[f"lost: {c}"] = int(row[f"lost: {c}"])
+        if tries > 1:
+            best = run_rates(rs, best_of=True)
+            lo, hi = (wilson(round(best[0] * n), n) if len(best) == 1 else runs_interval(best))
+            row.update({"attempts": tries, "best of K %": 100 * float(np.mean(best)),
                         "best of K interval": (100 * lo, 100 * hi)})  # fmt: skip
+        if len(trained) > 1:
+            row["training runs"] = len(trained)
+            row["runs' win %"] = [100 * sum(r["won"] for r in g) / len(g)
+                                  for g in trained.values()]  # fmt: skip
         rows.append(row)
     return rows
 
@@ -75,21 +123,31 @@ def mean_interval(seeds: dict[int, list[dict]]) -> tuple[float, float]:
     return max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
 
 
-def compare(variant: list[dict], base: list[dict], best_of: bool = False) -> dict:
+def compare(variant: list[dict], base: list[dict], best_of: bool = False, outcome=won) -> dict:
     """The paired comparison of one player's runs on a variant and on its base (the same
-    seeds): each seed's first attempt, or with `best_of` whether any attempt won."""
+    seeds): the rate of `outcome` (by default a win) on each seed's first attempt, or with
+    `best_of` in any attempt.
 
-    def outcomes(rs):
-        seeds = by_seed(rs)
-        if best_of:
-            return {s: any(r["won"] for r in t) for s, t in seeds.items()}
-        return {s: next(r["won"] for r in t if r.get("attempt", 0) == 0) for s, t in seeds.items()}
-
-    v, b = outcomes(variant), outcomes(base)
-    if set(v) != set(b):
-        raise ValueError("a variant and its base must play the same seeds")
-    seeds = sorted(v)
-    table = pairs([v[s] for s in seeds], [b[s] for s in seeds])
+    A player of several training runs (on both sides) is compared across its runs
+    (`stats.runs_difference`): the games' dice alone would star a difference the runs'
+    own scatter explains. The seed table then adds up run i of the variant against run i of
+    the base."""
+    v_runs, b_runs = training_runs(variant), training_runs(base)
+    tables = []
+    for v_games, b_games in zip(v_runs.values(), b_runs.values()):
+        v, b = outcomes(v_games, best_of, outcome), outcomes(b_games, best_of, outcome)
+        if set(v) != set(b):
+            raise ValueError("a variant and its base must play the same seeds")
+        seeds = sorted(v)
+        tables.append(pairs([v[s] for s in seeds], [b[s] for s in seeds]))
+    table = tuple(int(sum(t[i] for t in tables)) for i in range(4))
+    if len(v_runs) > 1 and len(b_runs) > 1:
+        got = runs_difference(run_rates(variant, best_of, outcome),
+                              run_rates(base, best_of, outcome))  # fmt: skip
+        low, high = got["interval"]
+        return {"table": table, "difference": 100 * got["difference"],
+                "interval": (100 * low, 100 * high), "p": got["p"], "real": got["real"],
+                "across": "training runs"}  # fmt: skip
     diff, low, high = paired_difference(table)
     return {"table": table, "difference": 100 * diff, "interval": (100 * low, 100 * high),
             "p": mcnemar(table), "real": low > 0 or high < 0}  # fmt: skip
@@ -111,27 +169,52 @@ def comparisons(
         first = compare(rs, grouped[(base, policy)])
         entry = {"preset": preset, "base": base, "policy": policy, **first,
                  "base row": rows[(base, policy)], "row": rows[(preset, policy)]}  # fmt: skip
-        if len(rs) > len(by_seed(rs)):
+        if len(first_attempts(rs)) < len(rs):
             entry["best of K"] = compare(rs, grouped[(base, policy)], best_of=True)
         out.append(entry)
     return out
 
 
-def loss_floors(runs: list[dict]) -> dict[tuple, np.ndarray]:
-    """Per (preset, player): losses counted by the floor they happened on (0 the courtyard)."""
-    out: dict[tuple, np.ndarray] = {}
-    for r in runs:
-        counts = out.setdefault((r["preset"], r["policy"]), np.zeros(r["depth"] + 1, dtype=int))
-        if r["cause"] is not None:
-            counts[min(r["floor"], len(counts) - 1)] += 1
+def lost_on(floor: int):
+    """The outcome "lost on floor `floor`" of a run (0: the courtyard; the deepest floor
+    also holds a loss past it)."""
+    return lambda r: r["cause"] is not None and min(r["floor"], r["depth"]) == floor
+
+
+def hazard(runs: list[dict]) -> dict[tuple, list[dict]]:
+    """Per (preset, player), floor by floor (0 the courtyard): of the games that reached the
+    floor, the share lost on it, with its Wilson interval: the difficulty curve of the
+    descent and the climb home (a floor is reached once however often it is walked)."""
+    out = {}
+    for key, rs in groups(runs).items():
+        depth = max(r["depth"] for r in rs)
+        floors = []
+        for f in range(depth + 1):
+            reached = sum(r["deepest"] >= f for r in rs)
+            lost = sum(lost_on(f)(r) for r in rs)
+            low, high = wilson(lost, reached)
+            floors.append({"floor": f, "reached": reached, "lost": lost,
+                           "hazard %": 100 * lost / reached if reached else 0.0,
+                           "95% interval": (100 * low, 100 * high)})  # fmt: skip
+        out[key] = floors
     return out
 
 
-def survival(runs: list[dict]) -> dict[tuple, np.ndarray]:
-    """Per (preset, player): the share of runs that reached floor f, f = 0..depth."""
-    return {k: np.array([np.mean([r["deepest"] >= f for r in rs])
-                         for f in range(max(r["depth"] for r in rs) + 1)])
-            for k, rs in groups(runs).items()}  # fmt: skip
+def floor_differences(runs: list[dict], bases: dict[str, str]) -> list[dict]:
+    """Per variant and player, floor by floor: the share of all seeds lost on that floor,
+    variant minus base, paired seed by seed as `compare` pairs wins (which floor a change
+    makes harder; the shares add up, over the floors, to the change in games lost)."""
+    grouped = groups(runs)
+    out = []
+    for (preset, policy), rs in grouped.items():
+        base = bases.get(preset)
+        if base is None or (base, policy) not in grouped:
+            continue
+        depth = max(r["depth"] for r in rs + grouped[(base, policy)])
+        floors = [compare(rs, grouped[(base, policy)], outcome=lost_on(f))
+                  for f in range(depth + 1)]  # fmt: skip
+        out.append({"preset": preset, "base": base, "policy": policy, "floors": floors})
+    return out
 
 
 def difficulty_order(rows: list[dict], order=DIFFICULTIES) -> list[str]:
@@ -156,6 +239,16 @@ def difficulty_order(rows: list[dict], order=DIFFICULTIES) -> list[str]:
 
 
 # --- writing it ----------------------------------------------------------------------------
+
+
+def write_text(path: Path, text: str) -> None:
+    """A file written whole or not at all: a temporary name, then a rename."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def cell(v) -> str:
@@ -189,7 +282,8 @@ def comparison_lines(comps: list[dict]) -> list[str]:
         _, variant_only, base_only, _ = c["table"]
         mark = " *" if c["real"] else ""
         row = [c["preset"], c["base"], c["policy"], c["base row"]["win %"], c["row"]["win %"],
-               f"{c['difference']:+.1f}{mark}", span(c["interval"]), f"{c['p']:.3g}",
+               f"{c['difference']:+.1f}{mark}", span(c["interval"]),
+               f"{c['p']:.3g}" + (" (t over runs)" if c.get("across") else ""),
                f"{base_only} / {variant_only}"]  # fmt: skip
         if best:
             k = c.get("best of K")
@@ -200,40 +294,66 @@ def comparison_lines(comps: list[dict]) -> list[str]:
                              f"{c['row'][f'lost: {cause}']}" for cause in LOSS_CAUSES))  # fmt: skip
         rows.append(row)
     return ["Each variant against its base, on the same seeds (difference: variant minus base,"
-            " in points; * where the paired 95% interval leaves out 0):", "",
+            " in points; * where the paired 95% interval leaves out 0; a player of several "
+            "training runs is compared across its runs, Student's t on their spread):", "",
             *table(header, rows), ""]  # fmt: skip
 
 
-def markdown(rows: list[dict], comps: list[dict], floors: dict, order: list[str]) -> str:
+def hazard_lines(curves: dict, diffs: list[dict]) -> list[str]:
+    """The hazard per floor, and each variant's change of the share lost floor by floor."""
+    depth = max(len(c) for c in curves.values())
+    out = ["The hazard per floor: of the games that reached a floor, the % lost on it (lost / "
+           "reached; 0: the courtyard):", ""]  # fmt: skip
+    out += table(["preset", "policy", *map(str, range(depth))],
+                 [[p, q, *(f"{h['hazard %']:.1f} ({h['lost']:g}/{h['reached']})" for h in c),
+                   *[""] * (depth - len(c))] for (p, q), c in curves.items()])  # fmt: skip
+    if diffs:
+        out += ["", "Where a variant bites: the share of all seeds lost on each floor, variant "
+                "minus base, in points (paired; * where the 95% interval leaves out 0):", ""]  # fmt: skip
+        out += table(["variant", "base", "policy", *map(str, range(depth))],
+                     [[d["preset"], d["base"], d["policy"],
+                       *(f"{f['difference']:+.1f}{' *' if f['real'] else ''}" for f in d["floors"]),
+                       *[""] * (depth - len(d["floors"]))] for d in diffs])  # fmt: skip
+    return out + [""]
+
+
+def markdown(rows: list[dict], comps: list[dict], curves: dict, diffs: list[dict],
+             order: list[str]) -> str:  # fmt: skip
     extra = any("attempts" in r for r in rows)
     header = list(COLUMNS) + (["attempts", "best of K %", "best of K interval"] if extra else [])
-    out = table(header, [[r.get(c, "") for c in header] for r in rows]) + [""]
+    if any("training runs" in r for r in rows):
+        header += ["training runs", "runs' win %"]
+    body = [[", ".join(f"{x:.1f}" for x in r[c]) if c == "runs' win %" and c in r
+             else r.get(c, "") for c in header] for r in rows]  # fmt: skip
+    out = table(header, body) + [""]
     out += comparison_lines(comps)
-    depth = max(len(c) for c in floors.values())
-    out += ["Losses by the floor they happened on (0: the courtyard):", ""]
-    out += table(["preset", "policy", *map(str, range(depth))],
-                 [[p, q, *(list(c) + [0] * (depth - len(c)))] for (p, q), c in floors.items()])  # fmt: skip
+    out += hazard_lines(curves, diffs)
     if order:
-        out += ["", "DIFF-1 (a harder preset never wins more often):", ""]
+        out += ["DIFF-1 (a harder preset never wins more often):", ""]
         out += [f"- {line}" for line in order]
     return "\n".join(out) + "\n"
 
 
 def plot(rows: list[dict], curves: dict, sweeps: list[dict], path: Path) -> None:
     """Win rates with intervals (or, for a sweep, the win rate against the swept value, one
-    line per player), and every (preset, player)'s survival per floor overlaid, as one PNG."""
+    line per player) above, and below it the hazard per floor as small multiples: one panel
+    a player, its presets overlaid, each floor's hazard with its interval; as one PNG."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(13, 5))
     players = list(dict.fromkeys(policy for _, policy in curves))
     presets = list(dict.fromkeys(preset for preset, _ in curves))
-    colors = plt.get_cmap("tab20").colors  # one a player, in both panels
+    cols = min(4, len(players))
+    below = -(-len(players) // cols)
+    fig = plt.figure(figsize=(4 * cols + 1, 4.5 + 3.2 * below))
+    grid = fig.add_gridspec(1 + below, cols, height_ratios=[1.4] + [1] * below)
+    left = fig.add_subplot(grid[0, :])
+    colors = plt.get_cmap("tab20").colors
 
-    def color(policy: str):
-        return colors[players.index(policy) % len(colors)] if policy in players else None
+    def color(i: int):
+        return colors[i % len(colors)]
 
     if sweeps:
         for line in sweeps:
@@ -241,7 +361,7 @@ def plot(rows: list[dict], curves: dict, sweeps: list[dict], path: Path) -> None
             err = [[max(0.0, y - lo) for y, (lo, _) in zip(ys, line["intervals"])],
                    [max(0.0, hi - y) for y, (_, hi) in zip(ys, line["intervals"])]]  # fmt: skip
             left.errorbar(xs, ys, yerr=err, marker="o", capsize=4, label=line["label"],
-                          color=color(line["policy"]))  # fmt: skip
+                          color=color(players.index(line["policy"])))  # fmt: skip
         left.set_xlabel(sweeps[0]["key"])
         left.legend(fontsize=7)
         left.set_title("win rate against the swept value")
@@ -255,17 +375,24 @@ def plot(rows: list[dict], curves: dict, sweeps: list[dict], path: Path) -> None
         left.set_title("wins per preset")
     left.set_ylabel("win % (95% interval)")
     left.set_ylim(0, 102)
-    styles = ("-", "--", ":", "-.")
-    for (preset, policy), curve in curves.items():
-        right.plot(range(len(curve)), 100 * curve, marker="o", markersize=3, color=color(policy),
-                   linestyle=styles[presets.index(preset) % len(styles)],
-                   label=f"{preset} ({policy})")  # fmt: skip
-    right.set_xlabel("floor")
-    right.set_xticks(range(max(len(c) for c in curves.values())))
-    right.set_ylabel("% of runs that reached it")
-    right.set_ylim(0, 105)
-    right.set_title("how deep runs get")
-    right.legend(fontsize=6, ncol=2 if len(curves) > 8 else 1)
+    for i, policy in enumerate(players):
+        ax = fig.add_subplot(grid[1 + i // cols, i % cols])
+        for j, preset in enumerate(presets):
+            floors = curves.get((preset, policy))
+            if floors is None:
+                continue
+            xs = [f["floor"] + (j - (len(presets) - 1) / 2) * 0.08 for f in floors]
+            ys = [f["hazard %"] for f in floors]
+            err = [[max(0.0, y - f["95% interval"][0]) for y, f in zip(ys, floors)],
+                   [max(0.0, f["95% interval"][1] - y) for y, f in zip(ys, floors)]]  # fmt: skip
+            ax.errorbar(xs, ys, yerr=err, marker="o", markersize=3, capsize=2, color=color(j),
+                        label=preset)  # fmt: skip
+        ax.set_title(policy, fontsize=9)
+        ax.set_xlabel("floor (0: the courtyard)", fontsize=8)
+        ax.set_ylabel("% lost on it, of those reaching it", fontsize=8)
+        ax.set_xticks(range(max(len(c) for c in curves.values())))
+        ax.set_ylim(0, 102)
+        ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -302,15 +429,17 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
     bases = {p.name: p.base for p in presets if p.base is not None}
     comps = comparisons(runs, bases, rows)
     order = difficulty_order([r for r in rows if r["preset"] in DIFFICULTIES])
-    text = markdown(rows, comps, loss_floors(runs), order)
+    curves, diffs = hazard(runs), floor_differences(runs, bases)
+    text = markdown(rows, comps, curves, diffs, order)
     if out_dir is not None:
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "playtest.md").write_text(text)
+        write_text(out_dir / "playtest.md", text)
         data = {**(meta or {}), "rows": rows,
                 "comparisons": [{k: v for k, v in c.items() if k not in ("base row", "row")}
                                 for c in comps],
-                "runs": runs}  # fmt: skip
-        (out_dir / "playtest.json").write_text(json.dumps(data, default=list) + "\n")
-        plot(rows, survival(runs), sweep_lines(rows, presets), out_dir / "playtest.png")
+                "hazard": [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()],
+                "floor differences": diffs, "runs": runs}  # fmt: skip
+        write_text(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
+        plot(rows, curves, sweep_lines(rows, presets), out_dir / "playtest.png")
     return text
