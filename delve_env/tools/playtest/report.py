@@ -104,7 +104,7 @@ def summarize(runs: list[dict]) -> list[dict]:
                 row[f"lost: {c}"] = int(row[f"lost: {c}"])
         if tries > 1:
             best = run_rates(rs, best_of=True)
-            lo, hi = (wilson(round(best[0] * n), n) if len(best) == 1 else runs_interval(best))
+            lo, hi = wilson(round(best[0] * n), n) if len(best) == 1 else runs_interval(best)
             row.update({"attempts": tries, "best of K %": 100 * float(np.mean(best)),
                         "best of K interval": (100 * lo, 100 * hi)})  # fmt: skip
         if len(trained) > 1:
