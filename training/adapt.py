@@ -42,13 +42,14 @@ def recipe(difficulty: str, steps: int):
                    eval_episodes=40)  # fmt: skip
 
 
-def record(config: dict, steps: int, seed: int) -> dict:
-    """What an adapted run is trained from: its key."""
+def record(config: dict, steps: int, seed: int, init: Path | None = None) -> dict:
+    """What an adapted run is trained from: its key (`init`: the policy it starts from, by
+    default the one shipped for the config's difficulty)."""
     played = Config.from_kwargs(**{**config, "reward_mode": "shaped"})
-    init = shipped_path(played.difficulty)
+    name = f"shipped {played.difficulty}" if init is None else str(init)
+    init = shipped_path(played.difficulty) if init is None else Path(init)
     return {"config": played.snapshot_dict(), "steps": steps, "seed": seed,
-            "init": {"policy": f"shipped {played.difficulty}",
-                     "sha256": hashlib.sha256(init.read_bytes()).hexdigest()},
+            "init": {"policy": name, "sha256": hashlib.sha256(init.read_bytes()).hexdigest()},
             "recipe": asdict(recipe(played.difficulty, steps))}  # fmt: skip
 
 
@@ -65,15 +66,16 @@ def finished(path: Path, key: dict) -> bool:
 
 
 def adapted(name: str, config: dict, steps: int, root: Path, seed: int = 0,
-            on_update=None) -> Path:  # fmt: skip
+            on_update=None, init: Path | None = None) -> Path:  # fmt: skip
     """The folder of the shipped policy adapted to `config` for `steps` steps (model.zip,
     ladder/, curve.csv/.png, run.json, progress.csv, train.log and adapt.json): the one under
     `root` trained from the same key if there is one, else a new run. `on_update(timesteps)`
-    follows a new run's progress."""
-    from delve_env.policy import shipped
+    follows a new run's progress. `init`: a policy file to start from instead of the shipped
+    one (a warm start from a neighbouring variant's adapted policy: `delve tune`)."""
+    from delve_env.policy import PolicyNet, shipped
     from training.train_ppo import train
 
-    key = record(config, steps, seed)
+    key = record(config, steps, seed, init)
     path = folder(root, name, key)
     if finished(path, key):
         return path
@@ -84,7 +86,8 @@ def adapted(name: str, config: dict, steps: int, root: Path, seed: int = 0,
     train_config = {**config, "reward_mode": "shaped"}
     with (partial / "train.log").open("w") as log, contextlib.redirect_stdout(log):
         train("Delve-v0", train_config, recipe(difficulty, steps), partial, seed,
-              progress=False, device="cpu", init=shipped(difficulty), on_update=on_update)  # fmt: skip
+              progress=False, device="cpu", on_update=on_update,
+              init=shipped(difficulty) if init is None else PolicyNet.load(init))  # fmt: skip
     (partial / RECORD).write_text(json.dumps({"variant": name, "key": key}, indent=1) + "\n")
     shutil.rmtree(path, ignore_errors=True)
     partial.rename(path)

@@ -3,6 +3,7 @@
 delve play                     a person plays in the terminal (full-screen UI)
 delve record / delve replay    save a game as a replay file / re-simulate and check one
 delve playtest                 difficulty report over many seeds of each preset
+delve tune                     the value of a rule number that gives a target win rate
 delve watch                    the best shipped agent plays a whole game, live
 delve bench                    throughput table (steps per second)
 delve soak                     reliability: random-agent soaks with every invariant, determinism
@@ -340,6 +341,15 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
 
 
+def cmd_tune(args: argparse.Namespace) -> int:
+    from .playtest.tune import run
+
+    try:
+        return run(args)
+    except ValueError as err:  # a bad key, range, target, budget, player or floor
+        raise UsageError(str(err)) from None
+
+
 def _training_main(command: str) -> Callable[..., int]:
     """The `main` of the training script behind `delve train` / `delve eval` (the repository's
     training/ package, installed beside delve_env; it needs the `train` extra)."""
@@ -406,6 +416,7 @@ def _non_negative_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     from .bench import add_arguments as add_bench_arguments
     from .playtest import add_arguments as add_playtest_arguments
+    from .playtest.tune import add_arguments as add_tune_arguments
 
     parser = argparse.ArgumentParser(
         prog="delve", description="Delve: a party-based dungeon crawl as an RL environment."
@@ -459,6 +470,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_playtest_arguments(playtest)
     playtest.set_defaults(func=cmd_playtest)
+
+    tune = sub.add_parser(
+        "tune",
+        help="the value of one rule number at which a player's win rate crosses a target",
+        description="Probes values of the key on the same seeds, each chosen from what was "
+        "played, until the crossing's 95%% interval is within the tolerance; then confirms the "
+        "value on fresh seeds (delve_env/tools/playtest/tune.py).",
+    )
+    add_tune_arguments(tune)
+    tune.set_defaults(func=cmd_tune)
 
     for name, helptext in (
         ("train", "train a policy on a task (training/train_ppo.py)"),

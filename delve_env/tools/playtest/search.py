@@ -1,0 +1,249 @@
+"""The value of one rule number at which a player's rate crosses a target (`delve tune`).
+
+Every probe plays the same seeds, so two probes differ only by the value and each seed's
+outcome at one value is paired with its outcome at every other. The rate is taken to be
+monotone in the value; between the probes it is read off the isotonic fit (pool adjacent
+violators), read on a straight line of the log-odds between the two probes around
+the target. The crossing's 95% interval is a bootstrap over the seeds:
+a seed drawn takes its outcomes at every probe with it, which keeps the pairing, so the
+interval holds the seeds' dice and nothing else (a search over values cannot narrow it past
+what its seeds allow: more seeds can).
+
+The ends of the range and its middle are probed first (a curve that dips between its ends is
+caught there); the next value probed is where the crossing is believed to be (regula falsi on the fit), kept
+half a tolerance inside the two probes that bracket the target, so each probe narrows the
+bracket. An integer key ends on the two neighbouring values whose rates bracket the target;
+another key when its bracket is at most the tolerance wide (so the straight line read between
+them cannot be far off) and the interval is narrower than the tolerance too. The search also
+stops when the budget of games would be spent by another probe, or when two neighbouring
+probes are ordered against the trend beyond their paired interval (not monotone: said, with
+where).
+
+The probes are a `play(value) -> Outcome` the caller gives, so the search runs on the game
+(tools/playtest/tune.py) and on synthetic players with a known curve (the tests) alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...stats import paired_difference, pairs, wilson
+
+BOOTSTRAP = 400  # resamples of the seeds for the crossing's interval
+
+
+@dataclass
+class Outcome:
+    """One probe's games, seed by seed (the same seeds, in the same order, at every probe):
+    `hits` of `tries` (a win of a game, or a loss on a floor of the games that reached it;
+    `tries` all ones for a win rate)."""
+
+    hits: np.ndarray
+    tries: np.ndarray
+
+    @classmethod
+    def wins(cls, won) -> Outcome:
+        won = np.asarray(won, dtype=np.int64)
+        return cls(won, np.ones_like(won))
+
+    def rate(self, idx: np.ndarray | None = None) -> float:
+        h, t = (self.hits, self.tries) if idx is None else (self.hits[idx], self.tries[idx])
+        return float(h.sum() / t.sum()) if t.sum() else float("nan")
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(int(self.hits.sum()), int(self.tries.sum()))
+
+
+@dataclass
+class Search:
+    """What a search found; `probes` maps each value played to its outcome."""
+
+    key: str
+    target: float
+    low: float
+    high: float
+    integer: bool
+    tolerance: float
+    probes: dict = field(default_factory=dict)
+    crossing: float | None = None
+    interval: tuple[float, float] | None = None
+    bracket: tuple | None = None  # an integer key's neighbouring values around the target
+    verdict: str = ""  # "found", "outside", "not monotone", "budget", "seeds"
+    note: str = ""
+    curve: list = field(default_factory=list)  # (value, fitted rate) of the final fit
+
+    def ordered(self) -> list:
+        return sorted(self.probes)
+
+    def games(self) -> int:
+        return sum(len(o.hits) for o in self.probes.values())
+
+
+def isotonic(ys: np.ndarray, increasing: bool) -> np.ndarray:
+    """The least-squares monotone fit of `ys` (equal weights): pool adjacent violators."""
+    ys = np.asarray(ys, dtype=float) if increasing else -np.asarray(ys, dtype=float)
+    blocks: list[list] = []  # [mean, count]
+    for y in ys:
+        blocks.append([y, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            (m2, n2), (m1, n1) = blocks.pop(), blocks.pop()
+            blocks.append([(m1 * n1 + m2 * n2) / (n1 + n2), n1 + n2])
+    fit = np.concatenate([np.full(n, m) for m, n in blocks])
+    return fit if increasing else -fit
+
+
+def logit(p: float, n: int) -> float:
+    """The log-odds of a rate of n games, kept half a game inside 0 and 1."""
+    p = min(max(p, 0.5 / n), 1 - 0.5 / n)
+    return float(np.log(p / (1 - p)))
+
+
+def cross(xs: list, fit: np.ndarray, target: float, n: int) -> float | None:
+    """Where the monotone `fit` over `xs` (rates of `n` games) meets `target`, read on a
+    straight line of the log-odds between the two probes around it (a logistic curve's own
+    shape); None when the target lies outside the fitted rates."""
+    for i in range(len(xs) - 1):
+        a, b = fit[i] - target, fit[i + 1] - target
+        if a == 0 and b == 0:
+            return (xs[i] + xs[i + 1]) / 2
+        if a == 0:
+            return float(xs[i])
+        if a * b < 0:
+            la, lb, lt = logit(fit[i], n), logit(fit[i + 1], n), logit(target, n)
+            share = (lt - la) / (lb - la) if lb != la else 0.5
+            return float(xs[i] + min(max(share, 0.0), 1.0) * (xs[i + 1] - xs[i]))
+    if len(xs) and fit[-1] == target:
+        return float(xs[-1])
+    return None
+
+
+def estimate(search: Search, increasing: bool, rng: np.random.Generator):
+    """(the crossing, its 95% bootstrap interval, the fitted rates) from the probes so far."""
+    xs = search.ordered()
+    outs = [search.probes[x] for x in xs]
+    fit = isotonic([o.rate() for o in outs], increasing)
+    n = len(outs[0].hits)
+    point = cross(xs, fit, search.target, n)
+    draws = []
+    for _ in range(BOOTSTRAP):
+        idx = rng.integers(0, n, n)
+        f = isotonic([o.rate(idx) for o in outs], increasing)
+        c = cross(xs, f, search.target, n)
+        if c is None:  # the target past this resample's rates: the crossing lies past an end
+            c = xs[-1] if (f[-1] < search.target) == increasing else xs[0]
+        draws.append(c)
+    low, high = np.percentile(draws, [2.5, 97.5])
+    return point, (float(low), float(high)), fit
+
+
+def reversal(search: Search, increasing: bool) -> str:
+    """Two neighbouring probes ordered against the trend beyond their paired 95% interval,
+    said in words; "" when there are none."""
+    xs = search.ordered()
+    for a, b in zip(xs, xs[1:]):
+        pa, pb = search.probes[a], search.probes[b]
+        if not (pa.tries == 1).all() or not (pb.tries == 1).all():
+            low, high = _ratio_difference(pb, pa)
+        else:
+            _, low, high = paired_difference(pairs(list(pb.hits > 0), list(pa.hits > 0)))
+        against = high < 0 if increasing else low > 0
+        if against:
+            return (f"the rate {'falls' if increasing else 'rises'} from {100 * pa.rate():.1f}% "
+                    f"at {search.key}={a} to {100 * pb.rate():.1f}% at {b} (paired 95% interval "
+                    f"{100 * low:+.1f} to {100 * high:+.1f} points), against its trend over "
+                    f"the range")  # fmt: skip
+    return ""
+
+
+def _ratio_difference(b: Outcome, a: Outcome, rng=None) -> tuple[float, float]:
+    """A paired bootstrap interval of b's rate minus a's where the tries differ by seed (a
+    floor's hazard)."""
+    rng = rng or np.random.default_rng(0)
+    n = len(a.hits)
+    d = [b.rate(idx) - a.rate(idx) for idx in (rng.integers(0, n, n) for _ in range(BOOTSTRAP))]
+    d = [x for x in d if x == x]
+    return (float(np.percentile(d, 2.5)), float(np.percentile(d, 97.5))) if d else (-1.0, 1.0)
+
+
+def snap(value: float, search: Search) -> float:
+    """A value as probed: an integer for an integer key, else rounded to a tenth of the
+    tolerance, inside the range."""
+    value = min(max(value, search.low), search.high)
+    if search.integer:
+        return int(round(value))
+    digits = max(0, int(-np.floor(np.log10(search.tolerance / 10))))
+    return round(float(value), digits)
+
+
+def tune(play, key: str, low: float, high: float, target: float, seeds: int, budget: int,
+         integer: bool, tolerance: float | None = None, seed: int = 0,
+         on_probe=None) -> Search:  # fmt: skip
+    """Search `key` over [low, high] for the value where `play(value)`'s rate crosses
+    `target` (module docstring). `seeds` games a probe, `budget` games in all (at least two
+    probes); `tolerance` the width of the crossing's interval to stop at (default: one step
+    for an integer key, a tenth of the range for another). `on_probe(search)` after each."""
+    if budget < 3 * seeds:
+        raise ValueError(f"a budget of {budget} games is under the first 3 probes' {3 * seeds}")
+    tolerance = (1.0 if integer else (high - low) / 10) if tolerance is None else tolerance
+    search = Search(key, target, low, high, integer, tolerance)
+    rng = np.random.default_rng(seed)
+
+    def probe(value):
+        search.probes[value] = play(value)
+        if on_probe is not None:
+            on_probe(search)
+
+    for value in (low, high, (low + high) / 2):  # the middle too: a dip between the ends
+        if snap(value, search) not in search.probes:
+            probe(snap(value, search))
+    r_low, r_high = (
+        search.probes[snap(low, search)].rate(),
+        search.probes[snap(high, search)].rate(),
+    )
+    increasing = r_high > r_low
+    search.curve = [(x, search.probes[x].rate()) for x in search.ordered()]
+    turned = reversal(search, increasing)
+    rates = [r for _, r in search.curve]
+    if turned or not min(rates) <= target <= max(rates):
+        search.verdict = "not monotone" if turned else "outside"
+        search.note = turned or (f"the target {100 * target:.1f}% lies outside the range: "
+                                 f"{100 * r_low:.1f}% at {key}={snap(low, search)}, "
+                                 f"{100 * r_high:.1f}% at {key}={snap(high, search)}")  # fmt: skip
+        return search
+    while True:
+        point, interval, fit = estimate(search, increasing, rng)
+        search.crossing, search.interval = point, interval
+        search.curve = list(zip(search.ordered(), fit))
+        turned = reversal(search, increasing)
+        if turned:
+            search.verdict, search.note = "not monotone", turned
+            return search
+        xs = search.ordered()
+        # the last value probed before the fit passes the target, and the first past it
+        past = [(f >= target) == increasing and f != target for _, f in search.curve]
+        first = past.index(True)
+        a, b = xs[max(first - 1, 0)], xs[max(first, 1)]
+        search.bracket = (a, b)
+        if integer:
+            if b - a <= 1:
+                search.verdict = "found"
+                return search
+            nxt = min(max(snap(point, search), a + 1), b - 1)
+        elif b - a <= tolerance:
+            search.verdict = "found" if interval[1] - interval[0] < tolerance else "seeds"
+            if search.verdict == "seeds":
+                search.note = (f"the crossing's interval ({interval[1] - interval[0]:.3g} wide) "
+                               f"is the seeds' own dice: more seeds (--seeds) narrow it, more "
+                               f"values do not")  # fmt: skip
+            return search
+        else:
+            # where the crossing is believed to be, but at least half a tolerance inside the
+            # bracket, so that every probe narrows it
+            nxt = snap(min(max(point, a + tolerance / 2), b - tolerance / 2), search)
+        if search.games() + seeds > budget:
+            search.verdict = "budget"
+            search.note = f"the budget of {budget} games is spent ({search.games()} played)"
+            return search
+        probe(nxt)

@@ -1,0 +1,400 @@
+"""`delve tune`: the value of one rule number that gives the difficulty asked for.
+
+A designer names a preset, a key, a target rate and a player; the search (search.py) probes
+values of the key, every probe on the same seeds, until the value where the player's win rate
+(or, with `--floor F`, its hazard on floor F) crosses the target is pinned to the tolerance,
+and then plays that value once more on fresh seeds to confirm it. Each probe's games are kept
+under OUT/runs/ as a playtest keeps them, so a tune stopped and asked again replays nothing it
+has played; the adapted player's policies under OUT/adapted/.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ...config import TUNABLES, Config
+from ...engine.core.params import DIFFICULTIES
+from .players import Player, lineup
+from .report import hazard, hazard_lines, lost_on, table, write_text
+from .search import Outcome, Search, tune
+from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
+
+DEFAULT_OUT = Path("runs/tune")
+PLAYERS = ("scripted", "fog", "random", "trained", "ladder 5%", "ladder 15%", "ladder 40%",
+           "adapted", "model:PATH.zip", "sampled:PATH.zip")  # fmt: skip
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--preset", default="normal", choices=DIFFICULTIES,
+                        help="the preset whose key is tuned (default normal)")  # fmt: skip
+    parser.add_argument("--preset-file", default=None, metavar="FILE.json",
+                        help="tune a custom preset instead (a JSON object with 'name' and "
+                             "config keys, as delve playtest takes)")  # fmt: skip
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a config override kept at every probe")  # fmt: skip
+    parser.add_argument(
+        "--key", required=True, help=f"the rule number to tune: {', '.join(SWEEPABLE)}"
+    )
+    parser.add_argument("--target", type=float, required=True,
+                        help="the rate asked for, in (0, 1): the win rate, or with --floor "
+                             "the share of parties lost on that floor of those reaching it")  # fmt: skip
+    parser.add_argument("--policy", default="trained", help=f"who plays: {', '.join(PLAYERS)}")
+    parser.add_argument("--range", default=None, metavar="LO,HI",
+                        help="the values searched (default: all the key allows)")  # fmt: skip
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="the crossing's interval to reach (default: one step for an "
+                             "integer key, a tenth of the range for another)")  # fmt: skip
+    parser.add_argument("--seeds", type=int, default=200, help="games a probe (default 200)")
+    parser.add_argument(
+        "--budget",
+        type=int,
+        default=None,
+        metavar="GAMES",
+        help="games in all, the confirmation apart (default 6 probes' worth)",
+    )
+    parser.add_argument("--confirm", type=int, default=None, metavar="GAMES",
+                        help="games of the confirmation run at the value found, on fresh "
+                             "seeds (default: --seeds; 0 for none)")  # fmt: skip
+    parser.add_argument(
+        "--floor",
+        type=int,
+        default=None,
+        help="target the hazard on this floor instead of the win rate",
+    )
+    parser.add_argument("--adapt", type=int, default=1_000_000, metavar="STEPS",
+                        help="with --policy adapted: the steps of the first value's "
+                             "adaptation (default 1,000,000)")  # fmt: skip
+    parser.add_argument("--warm-steps", type=int, default=None, metavar="STEPS",
+                        help="with --policy adapted: the steps of each later value's, started "
+                             "from the nearest value's adapted policy (default half of "
+                             "--adapt)")  # fmt: skip
+    parser.add_argument("--first-seed", type=int, default=1000, help="default 1000")
+    parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"tune.md/.json/.png and the kept games (default {DEFAULT_OUT})",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+# --- what is asked, checked before any game --------------------------------------------------
+
+
+def key_span(key: str, config: dict) -> tuple[bool, float | None, float | None]:
+    """(integer, lowest, highest) a key allows (None: unbounded)."""
+    if key == "depth":
+        from ...engine.core.tables import MAX_DEPTH
+
+        return True, 2, MAX_DEPTH
+    if key == "max_steps":
+        return True, 1, None
+    _, kind, low, high, _ = TUNABLES[key]
+    return kind == "int", low, high
+
+
+def parse_range(text: str | None, key: str, config: dict) -> tuple[bool, float, float]:
+    integer, low, high = key_span(key, config)
+    if text is None:
+        if high is None:
+            raise ValueError(f"--range: {key} has no highest value; give --range LO,HI")
+        return integer, low, high
+    parts = [parse_value(p) for p in text.split(",")]
+    if len(parts) != 2 or not all(isinstance(p, (int, float)) for p in parts):
+        raise ValueError(f"--range {text!r}: write LO,HI, two numbers of {key}")
+    lo, hi = parts
+    if not lo < hi:
+        raise ValueError(f"--range {text!r}: LO must be below HI (a range of one value tunes "
+                         "nothing)")  # fmt: skip
+    for v in (lo, hi):
+        Config.from_kwargs(**{**config, key: v})  # names the key and what it allows
+    return integer, lo, hi
+
+
+def player_of(spec: str) -> Player:
+    if spec == "adapted":
+        return Player("adapted", "adapted")
+    if spec.startswith("ladder "):
+        rungs = {p.name: p for p in lineup(["ladder"])}
+        if spec not in rungs:
+            raise ValueError(f"--policy {spec!r}: the rungs are {', '.join(rungs)}")
+        return rungs[spec]
+    if spec == "ladder":
+        raise ValueError("--policy ladder: tune one rung at a time, e.g. --policy 'ladder 40%'")
+    try:
+        (player,) = lineup([spec])
+    except ValueError:
+        raise ValueError(f"--policy {spec!r}: one of {', '.join(PLAYERS)}") from None
+    return player
+
+
+def checked(args) -> dict:
+    """Everything a tune needs, each bad input a ValueError naming it and what is allowed."""
+    overrides = parse_overrides(args.set)
+    if args.preset_file is not None:
+        try:
+            base = load_preset(args.preset_file)
+        except OSError as err:
+            raise ValueError(f"--preset-file: {err}") from None
+        base = Preset(base.name, {**overrides, **base.config})
+    else:
+        base = Preset(args.preset, {**overrides, "difficulty": args.preset})
+    base.validated()
+    if args.key not in SWEEPABLE:
+        raise ValueError(f"--key {args.key!r}: one of {', '.join(SWEEPABLE)}")
+    if args.key in overrides:
+        raise ValueError(f"--set {args.key}=...: the tuned key cannot also be set")
+    integer, low, high = parse_range(args.range, args.key, base.config)
+    if not 0 < args.target < 1:
+        raise ValueError(f"--target must be a rate strictly between 0 and 1, got {args.target}")
+    for name, value, least in (("--seeds", args.seeds, 1), ("--first-seed", args.first_seed, 0)):
+        if value < least:
+            raise ValueError(f"{name} must be at least {least}, got {value}")
+    budget = 6 * args.seeds if args.budget is None else args.budget
+    if budget < 3 * args.seeds:
+        raise ValueError(f"--budget {budget}: at least 3 probes of --seeds {args.seeds} games "
+                         f"(the range's ends and middle), {3 * args.seeds} games")  # fmt: skip
+    tolerance = args.tolerance
+    if tolerance is not None and not 0 < tolerance < high - low:
+        raise ValueError(f"--tolerance must be above 0 and below the range's width "
+                         f"{high - low}, got {tolerance}")  # fmt: skip
+    confirm = args.seeds if args.confirm is None else args.confirm
+    if confirm < 0:
+        raise ValueError(f"--confirm must be at least 0, got {confirm}")
+    if args.floor is not None:
+        shallowest = Config.from_kwargs(**{**base.config, **({"depth": low} if args.key == "depth"
+                                                            else {})}).snapshot_dict()["depth"]  # fmt: skip
+        if not 0 <= args.floor <= shallowest:
+            raise ValueError(f"--floor must be a floor of the dungeon, 0 (the courtyard) to "
+                             f"{shallowest}, got {args.floor}")  # fmt: skip
+    player = player_of(args.policy)
+    if player.adapted:
+        if args.adapt < 1:
+            raise ValueError(f"--adapt STEPS must be a positive number of steps, got {args.adapt}")
+        if args.warm_steps is not None and args.warm_steps < 1:
+            raise ValueError(f"--warm-steps must be a positive number, got {args.warm_steps}")
+        try:
+            import torch  # noqa: F401  (the trainer's)
+        except ImportError:
+            raise ValueError(
+                "--policy adapted trains with torch: pip install -e '.[train]'"
+            ) from None
+    return {"base": base, "integer": integer, "low": low, "high": high, "budget": budget,
+            "confirm": confirm, "player": player, "tolerance": tolerance}  # fmt: skip
+
+
+# --- playing a probe -------------------------------------------------------------------------
+
+
+def outcome(runs: list[dict], floor: int | None) -> Outcome:
+    """A probe's runs (seed by seed) as what the search reads."""
+    runs = sorted(runs, key=lambda r: r["seed"])
+    if floor is None:
+        return Outcome.wins([r["won"] for r in runs])
+    hits = np.array([lost_on(floor)(r) for r in runs], dtype=np.int64)
+    return Outcome(hits, np.array([r["deepest"] >= floor for r in runs], dtype=np.int64))
+
+
+class Prober:
+    """Plays one value of the key for the player on the seeds, keeping every run; the adapted
+    player is trained for each value first, from the nearest value already adapted."""
+
+    def __init__(self, args, asked: dict, seconds: dict):
+        self.args, self.asked, self.seconds = args, asked, seconds
+        self.runs: dict = {}  # value -> runs
+        self.adapted: dict = {}  # value -> folder
+        self.workers = args.workers or mp.cpu_count()
+
+    def preset(self, value) -> Preset:
+        base = self.asked["base"]
+        return Preset(f"{base.name} {self.args.key}={value}",
+                      {**base.config, self.args.key: value}).validated()  # fmt: skip
+
+    def policy(self, value) -> Player:
+        player = self.asked["player"]
+        if not player.adapted:
+            return player
+        from training.adapt import adapted
+
+        started = time.perf_counter()
+        nearest = min(self.adapted, key=lambda v: abs(v - value), default=None)
+        steps = (
+            self.args.adapt if nearest is None else (self.args.warm_steps or self.args.adapt // 2)
+        )
+        init = None if nearest is None else self.adapted[nearest] / "model.zip"
+        preset = self.preset(value)
+        self.adapted[value] = adapted(preset.slug(), preset.config, steps,
+                                      self.args.out / "adapted", init=init)  # fmt: skip
+        self.seconds["adapting"] = self.seconds.get("adapting", 0) + time.perf_counter() - started
+        return Player("adapted", f"sampled:{self.adapted[value] / 'model.zip'}")
+
+    def play(self, value, seeds: range) -> list[dict]:
+        from . import play_all
+
+        started = time.perf_counter()
+        player = self.policy(value)
+        runs = play_all([self.preset(value)], [player], seeds, self.workers,
+                        not self.args.no_progress, out=self.args.out)  # fmt: skip
+        runs = [{**r, "policy": self.asked["player"].name, "value": value} for r in runs]
+        self.seconds["playing"] = self.seconds.get("playing", 0) + time.perf_counter() - started
+        return runs
+
+    def __call__(self, value) -> Outcome:
+        first = self.args.first_seed
+        self.runs[value] = self.play(value, range(first, first + self.args.seeds))
+        return outcome(self.runs[value], self.args.floor)
+
+
+def confirm(prober: Prober, search: Search, games: int) -> list[dict]:
+    """The value found played again on `games` fresh seeds (the seeds after the probes'):
+    the crossing rounded, or for an integer key both values around it. Each with its rate
+    and interval; `holds` where the target lies inside the interval or, for an integer key,
+    between the two values' intervals (the rate steps over it between them)."""
+    from .search import snap
+
+    args = prober.args
+    fresh = range(args.first_seed + args.seeds, args.first_seed + args.seeds + games)
+    values = search.bracket if search.integer else (snap(search.crossing, search),)
+    out = []
+    for value in values:
+        got = outcome(prober.play(value, fresh), args.floor)
+        low, high = got.interval()
+        out.append({"value": value, "seeds": [fresh.start, len(fresh)], "games": len(fresh),
+                    "rate %": 100 * got.rate(), "95% interval": (100 * low, 100 * high)})  # fmt: skip
+    lows = [c["95% interval"][0] for c in out]
+    highs = [c["95% interval"][1] for c in out]
+    holds = min(lows) <= 100 * search.target <= max(highs)
+    for c in out:
+        c["holds"] = holds
+    return out
+
+
+# --- the report --------------------------------------------------------------------------------
+
+
+def summary(search: Search, asked: dict, args, confirmation: dict | None, seconds: dict) -> dict:
+    what = "win rate" if args.floor is None else f"hazard on floor {args.floor}"
+    probes = [{"value": v, "rate %": 100 * o.rate(),
+               "95% interval": tuple(100 * x for x in o.interval()),
+               "games": int(len(o.hits)), "counted": int(o.tries.sum())}
+              for v, o in sorted(search.probes.items())]  # fmt: skip
+    return {"preset": asked["base"].name, "config": asked["base"].config, "key": search.key,
+            "player": asked["player"].name, "target %": 100 * search.target, "rate": what,
+            "range": [search.low, search.high], "tolerance": search.tolerance,
+            "seeds": [args.first_seed, args.seeds], "budget": asked["budget"],
+            "verdict": search.verdict, "note": search.note, "crossing": search.crossing,
+            "interval": search.interval, "bracket": search.bracket, "probes": probes,
+            "games": search.games(), "curve": search.curve, "confirmation": confirmation,
+            "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip
+
+
+def markdown(data: dict, runs: list[dict]) -> str:
+    key, what = data["key"], data["rate"]
+    lines = [f"# {data['preset']}: {key} for a {what} of {data['target %']:.1f}% "
+             f"({data['player']})", ""]  # fmt: skip
+    verdict = data["verdict"]
+    if data["crossing"] is not None and verdict in ("found", "budget", "seeds"):
+        low, high = data["interval"]
+        lines.append(f"The {what} crosses {data['target %']:.1f}% at **{key} = "
+                     f"{data['crossing']:.4g}** (95% interval {low:.4g} to {high:.4g}, the "
+                     f"seeds' dice), after {len(data['probes'])} probes and {data['games']} "
+                     f"games.")  # fmt: skip
+        if data["bracket"] and isinstance(data["bracket"][0], int) and verdict == "found":
+            by = {p["value"]: p for p in data["probes"]}
+            a, b = data["bracket"]
+            lines.append(f"The neighbouring values around it: {key} = {a}: "
+                         f"{by[a]['rate %']:.1f}% ({by[a]['95% interval'][0]:.1f}-"
+                         f"{by[a]['95% interval'][1]:.1f}); {key} = {b}: {by[b]['rate %']:.1f}% "
+                         f"({by[b]['95% interval'][0]:.1f}-{by[b]['95% interval'][1]:.1f}).")  # fmt: skip
+    if data["note"]:
+        lines.append(f"{'Stopped' if verdict in ('budget', 'seeds') else 'Not found'}: "
+                     f"{data['note']}.")  # fmt: skip
+    confirmed = data["confirmation"]
+    if confirmed:
+        first, n = confirmed[0]["seeds"]
+        rates = "; ".join(f"{key} = {c['value']}: {c['rate %']:.1f}% (95% interval "
+                          f"{c['95% interval'][0]:.1f}-{c['95% interval'][1]:.1f})"
+                          for c in confirmed)  # fmt: skip
+        holds = "holds" if confirmed[0]["holds"] else "does not hold"
+        lines += ["", f"Confirmation on {n} fresh seeds ({first}-{first + n - 1}): {rates}: "
+                  f"{holds} the target."]  # fmt: skip
+    lines += ["", "Every probe, on the same seeds:", ""]
+    lines += table([key, f"{what} %", "95% interval", "games"],
+                   [[p["value"], p["rate %"], p["95% interval"], p["games"]]
+                    for p in data["probes"]])  # fmt: skip
+    lines += ["", *hazard_lines(hazard(runs), [])]
+    return "\n".join(lines) + "\n"
+
+
+def plot(data: dict, path: Path) -> None:
+    """Every probe with its interval, the fitted curve, the target, the crossing and its
+    interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    xs = [p["value"] for p in data["probes"]]
+    ys = [p["rate %"] for p in data["probes"]]
+    err = [[max(0.0, y - p["95% interval"][0]) for y, p in zip(ys, data["probes"])],
+           [max(0.0, p["95% interval"][1] - y) for y, p in zip(ys, data["probes"])]]  # fmt: skip
+    ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=4, color="#4c72b0", label="probes (95%)")
+    if data["curve"]:
+        ax.plot([x for x, _ in data["curve"]], [100 * f for _, f in data["curve"]], "-",
+                color="#4c72b0", alpha=0.6, label="monotone fit")  # fmt: skip
+    ax.axhline(data["target %"], color="#c44e52", linestyle="--", label="target")
+    if data["crossing"] is not None and data["interval"]:
+        ax.axvspan(*data["interval"], color="#dd8452", alpha=0.25, label="crossing (95%)")
+        ax.axvline(data["crossing"], color="#dd8452")
+    for i, c in enumerate(data["confirmation"] or []):
+        ax.errorbar([c["value"]], [c["rate %"]], fmt="s", capsize=4, color="#55a868",
+                    yerr=[[c["rate %"] - c["95% interval"][0]], [c["95% interval"][1] - c["rate %"]]],
+                    label=None if i else "confirmation (fresh seeds)")  # fmt: skip
+    ax.set_xlabel(data["key"])
+    ax.set_ylabel(f"{data['rate']} %")
+    ax.set_ylim(0, 102)
+    ax.set_title(f"{data['preset']}, {data['player']}: {data['verdict']}")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    tmp = path.with_name(path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def run(args) -> int:
+    """`delve tune`: checked, searched, confirmed, written; the markdown printed."""
+    asked = checked(args)
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".writable"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        raise ValueError(f"--out {out}: cannot write there ({err.strerror})") from None
+    seconds: dict = {}
+    started = time.perf_counter()
+    prober = Prober(args, asked, seconds)
+    search = tune(prober, args.key, asked["low"], asked["high"], args.target, args.seeds,
+                  asked["budget"], asked["integer"], asked["tolerance"])  # fmt: skip
+    confirmation = None
+    if asked["confirm"] and search.verdict in ("found", "budget", "seeds") and \
+            search.crossing is not None:  # fmt: skip
+        confirmation = confirm(prober, search, asked["confirm"])
+    seconds["all"] = time.perf_counter() - started
+    data = summary(search, asked, args, confirmation, seconds)
+    runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
+    text = markdown(data, runs)
+    write_text(out / "tune.md", text)
+    write_text(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
+    plot(data, out / "tune.png")
+    print(text, end="")
+    return 0

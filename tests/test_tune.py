@@ -1,0 +1,180 @@
+"""`delve tune` (delve_env/tools/playtest/search.py, tune.py): the search by simulation on
+synthetic players with a known curve, then on the game end to end, resuming, the adapted
+player's warm start, and every bad input refused before any game."""
+
+import json
+
+import numpy as np
+import pytest
+
+from delve_env.tools.cli import main
+from delve_env.tools.playtest import players as players_module
+from delve_env.tools.playtest.search import Outcome, cross, isotonic, tune
+
+
+def synthetic(curve, seeds, rng):
+    """A player whose win chance at value x is `curve(x)`, seed s won where u_s < curve(x):
+    each seed's outcomes paired across values as a real seed's are (its dungeon is the same,
+    and a harder value loses it no sooner than an easier one)."""
+    u = rng.random(seeds)
+    return lambda x: Outcome.wins(u < curve(x))
+
+
+def logistic(x):
+    return 1 / (1 + np.exp((x - 0.5) / 0.1))  # 80% at 0.5 - 0.1 ln 4 = 0.3614
+
+
+GRID = 5 * 500  # the games of a five-value, 500-seed sweep
+
+
+def test_the_crossing_is_found_within_the_tolerance_on_a_known_curve():
+    """200 simulated tunes of a logistic curve (target 80%, tolerance 0.1 of a key in 0..1,
+    200 seeds a probe): the crossing within the tolerance in at least 95% (measured: all),
+    each at most 40% of a five-value x 500-seed grid's games."""
+    truth = 0.5 + 0.1 * np.log(0.25)
+    hits, most = 0, 0
+    for i in range(200):
+        play = synthetic(logistic, 200, np.random.default_rng(i))
+        s = tune(play, "k", 0.0, 1.0, 0.8, 200, int(0.4 * GRID), False, seed=i)
+        hits += s.crossing is not None and abs(s.crossing - truth) <= s.tolerance
+        most = max(most, s.games())
+    assert hits >= 190 and most <= 0.4 * GRID
+
+
+def test_an_integer_key_ends_on_the_two_values_around_the_target():
+    rates = {1: 0.97, 2: 0.93, 3: 0.86, 4: 0.70, 5: 0.55, 6: 0.40}
+    found = 0
+    for i in range(200):
+        play = synthetic(lambda x: rates[x], 250, np.random.default_rng(i))
+        s = tune(play, "band_size", 1, 6, 0.8, 250, int(0.4 * GRID), True, seed=i)
+        assert s.games() <= 0.4 * GRID and all(isinstance(v, int) for v in s.probes)
+        found += s.verdict == "found" and s.bracket == (3, 4)
+    assert found >= 190
+    assert s.tolerance == 1.0 and 3 <= s.crossing <= 4
+
+
+def test_a_curve_that_dips_and_a_target_out_of_reach_are_said_plainly():
+    dip = synthetic(lambda x: 0.95 - 0.5 * x if x < 0.6 else 0.65 + 0.8 * (x - 0.6), 300,
+                    np.random.default_rng(0))  # fmt: skip
+    s = tune(dip, "k", 0.0, 1.0, 0.8, 300, 3000, False)
+    assert s.verdict == "not monotone" and "falls from" in s.note and "k=0.0 to" in s.note
+    flat = synthetic(lambda x: 0.3 + 0.4 * x, 300, np.random.default_rng(0))
+    s = tune(flat, "k", 0.0, 1.0, 0.9, 300, 3000, False)
+    assert s.verdict == "outside" and s.crossing is None and sorted(s.probes) == [0.0, 0.5, 1.0]
+    assert "outside the range" in s.note and "at k=0.0" in s.note and "at k=1.0" in s.note
+
+
+def test_the_budget_stops_a_search_and_says_so():
+    play = synthetic(logistic, 100, np.random.default_rng(3))
+    s = tune(play, "k", 0.0, 1.0, 0.8, 100, 300, False, tolerance=0.01)
+    assert s.verdict == "budget" and s.games() == 300 and "budget of 300" in s.note
+
+
+def test_the_monotone_fit_and_the_crossing_by_hand():
+    assert isotonic([0.9, 0.7, 0.8, 0.3], increasing=False) == pytest.approx([0.9, 0.75, 0.75, 0.3])
+    assert isotonic([0.1, 0.3, 0.2], increasing=True) == pytest.approx([0.1, 0.25, 0.25])
+    # log-odds halfway: 80% at 0 (logit 1.386), 20% at 1 (-1.386): 50% at 0.5
+    assert cross([0, 1], np.array([0.8, 0.2]), 0.5, 100) == pytest.approx(0.5)
+    # 90% at 0 (2.197), 50% at 2 (0): 80% (1.386) at 2 * (2.197 - 1.386) / 2.197 = 0.738
+    assert cross([0, 2], np.array([0.9, 0.5]), 0.8, 100) == pytest.approx(0.7381, abs=1e-4)
+    assert cross([0, 1], np.array([0.9, 0.85]), 0.5, 100) is None
+
+
+def test_delve_tune_on_the_game_writes_its_report_and_resumes(tmp_path, monkeypatch, capsys):
+    args = ["tune", "--preset", "easy", "--set", "depth=2", "--key", "band_size", "--target",
+            "0.5", "--policy", "scripted", "--seeds", "6", "--workers", "1", "--confirm", "4",
+            "--no-progress", "--out", str(tmp_path)]  # fmt: skip
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["key"] == "band_size" and data["player"] == "scripted"
+    assert data["probes"][0]["value"] == 1 and data["probes"][-1]["value"] == 6
+    assert all(p["games"] == 6 for p in data["probes"])
+    assert {r["seed"] for r in data["runs"] if r["value"] in (1, 6)} == set(range(1000, 1006))
+    assert (tmp_path / "tune.png").stat().st_size > 0
+    assert (tmp_path / "tune.md").read_text() == first
+    assert "The hazard per floor" in first
+    if data["confirmation"]:  # fresh seeds, after the probes'
+        assert data["confirmation"][0]["seeds"] == [1006, 4]
+    # asked again, it plays nothing: every probe is kept under runs/
+    monkeypatch.setattr(players_module, "play_run", lambda job: pytest.fail("a game was played"))
+    assert main(args) == 0
+    assert capsys.readouterr().out == first
+
+
+def test_a_floor_s_hazard_can_be_the_target(tmp_path):
+    assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
+                 "--target", "0.3", "--floor", "1", "--policy", "random", "--seeds", "8",
+                 "--no-progress", "--confirm", "0", "--out", str(tmp_path)]) == 0  # fmt: skip
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["rate"] == "hazard on floor 1" and data["confirmation"] is None
+    for p in data["probes"]:  # lost on floor 1 among the games that reached it
+        runs = [r for r in data["runs"] if r["value"] == p["value"]]
+        reached = [r for r in runs if r["deepest"] >= 1]
+        lost = [r for r in reached if r["cause"] is not None and min(r["floor"], 2) == 1]
+        assert p["counted"] == len(reached)
+        assert p["rate %"] == pytest.approx(100 * len(lost) / len(reached))
+
+
+def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, monkeypatch):
+    from training import adapt
+
+    calls = []
+    real = adapt.adapted
+
+    def spy(name, config, steps, root, seed=0, on_update=None, init=None):
+        calls.append((config["guard_chance"], steps, init))
+        return real(name, config, steps, root, seed, on_update, init)
+
+    monkeypatch.setattr(adapt, "adapted", spy)
+    assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
+                 "--target", "0.99", "--policy", "adapted", "--adapt", "2048", "--seeds", "4",
+                 "--confirm", "0", "--no-progress", "--out", str(tmp_path)]) == 0  # fmt: skip
+    assert calls[0] == (0.0, 2048, None)  # the first value from the shipped policy
+    assert calls[1][:2] == (1.0, 1024) and calls[1][2].parent.name.startswith("easy_guard")
+    # the middle: from the nearest adapted value (0.0 and 1.0 tie: the first adapted)
+    assert calls[2] == (0.5, 1024, calls[1][2])
+    record = json.loads((calls[1][2].parent / "adapt.json").read_text())
+    assert record["key"]["config"]["guard_chance"] == 0.0 and record["key"]["steps"] == 2048
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("args, says", [
+    (["--key", "band_sise"], "--key 'band_sise'"),
+    (["--key", "band_size", "--range", "0,3"], "band_size"),
+    (["--key", "band_size", "--range", "3,3"], "LO must be below HI"),
+    (["--key", "band_size", "--range", "3"], "LO,HI"),
+    (["--key", "guard_chance", "--target", "1.2"], "--target"),
+    (["--key", "guard_chance", "--target", "0"], "--target"),
+    (["--key", "guard_chance", "--budget", "5"], "--budget"),
+    (["--key", "guard_chance", "--policy", "ladder"], "one rung"),
+    (["--key", "guard_chance", "--policy", "ladder 50%"], "ladder 40%"),
+    (["--key", "guard_chance", "--policy", "expert"], "--policy 'expert'"),
+    (["--key", "guard_chance", "--policy", "model:no/such.zip"], "no/such.zip"),
+    (["--key", "guard_chance", "--floor", "7"], "--floor"),
+    (["--key", "depth", "--range", "2,6", "--floor", "3"], "--floor"),
+    (["--key", "max_steps"], "--range"),
+    (["--key", "guard_chance", "--tolerance", "2"], "--tolerance"),
+    (["--key", "guard_chance", "--set", "guard_chance=0.2"], "cannot also be set"),
+    (["--key", "guard_chance", "--seeds", "0"], "--seeds"),
+    (["--key", "guard_chance", "--policy", "adapted", "--adapt", "0"], "--adapt"),
+    (["--key", "guard_chance", "--preset-file", "no/such.json"], "--preset-file"),
+])  # fmt: skip
+def test_bad_input_is_refused_before_any_game(args, says, capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(players_module, "play_run", lambda job: pytest.fail("a game was played"))
+    monkeypatch.setattr("delve_env.policy.play", lambda *a, **k: pytest.fail("a game was played"))
+    assert main(["tune", "--target", "0.8", *args, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.fast
+def test_an_output_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path, capsys,
+                                                                           monkeypatch):  # fmt: skip
+    monkeypatch.setattr(players_module, "play_run", lambda job: pytest.fail("a game was played"))
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    assert main(["tune", "--key", "guard_chance", "--target", "0.5", "--out",
+                 str(blocker / "out")]) == 2  # fmt: skip
+    assert "--out" in capsys.readouterr().err
