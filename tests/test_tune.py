@@ -9,7 +9,7 @@ import pytest
 
 from delve_env.tools.cli import main
 from delve_env.tools.playtest import players as players_module
-from delve_env.tools.playtest.search import Outcome, cross, isotonic, tune
+from delve_env.tools.playtest.search import Outcome, cross, grid_values, isotonic, tune, tune_map
 
 
 def synthetic(curve, seeds, rng):
@@ -78,6 +78,39 @@ def test_the_monotone_fit_and_the_crossing_by_hand():
     # 90% at 0 (2.197), 50% at 2 (0): 80% (1.386) at 2 * (2.197 - 1.386) / 2.197 = 0.738
     assert cross([0, 2], np.array([0.9, 0.5]), 0.8, 100) == pytest.approx(0.7381, abs=1e-4)
     assert cross([0, 1], np.array([0.9, 0.85]), 0.5, 100) is None
+
+
+def test_two_keys_map_the_target_s_contour_without_playing_the_whole_grid():
+    """A rate falling in both keys, on 300 paired seeds: every cell whose side is said is on
+    that side (its rate on the seeds, had it been played), and the contour is mapped playing
+    well under the grid's 30 cells; with a cap, the rest are left unknown, never guessed."""
+    grids = (grid_values(1, 6, True), grid_values(0.0, 1.0, False))
+    assert grids == ([1, 2, 3, 4, 5, 6], [0.0, 0.25, 0.5, 0.75, 1.0])
+    for seed in range(20):
+        u = np.random.default_rng(seed).random(300)
+
+        def rate(a, b, u=u):
+            return u < 1 / (1 + np.exp(-(3 - 0.8 * a - 4 * b)))
+
+        m = tune_map(lambda v, rate=rate: Outcome.wins(rate(*v)), ("band_size", "guard_chance"),
+                     grids, 0.8, 30)  # fmt: skip
+        assert m.verdict == "mapped" and len(m.side) == 30 and len(m.probes) <= 20
+        for (i, j), above in m.side.items():
+            assert above == (rate(grids[0][i], grids[1][j]).mean() >= 0.8)
+        capped = tune_map(lambda v, rate=rate: Outcome.wins(rate(*v)), ("a", "b"), grids, 0.8, 8)
+        assert capped.verdict == "cap" and len(capped.probes) == 8 and len(capped.side) < 30
+        assert all(capped.side[c] == m.side[c] for c in capped.side)
+
+
+def test_delve_tune_of_two_keys_writes_its_map(tmp_path):
+    assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "band_size", "--key",
+                 "guard_chance", "--range", "1,3", "--target", "0.5", "--policy", "random",
+                 "--seeds", "6", "--cap", "5", "--no-progress", "--out", str(tmp_path)]) == 0  # fmt: skip
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["keys"] == ["band_size", "guard_chance"] and data["grids"][0] == [1, 2, 3]
+    assert data["played"] <= 5 and len(data["cells"]) == 3 * 5
+    assert "out of reach" in (tmp_path / "tune.md").read_text()  # random wins nothing
+    assert (tmp_path / "tune.png").stat().st_size > 0
 
 
 def test_delve_tune_on_the_game_writes_its_report_and_resumes(tmp_path, monkeypatch, capsys):
@@ -159,6 +192,10 @@ def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, mon
     (["--key", "guard_chance", "--seeds", "0"], "--seeds"),
     (["--key", "guard_chance", "--policy", "adapted", "--adapt", "0"], "--adapt"),
     (["--key", "guard_chance", "--preset-file", "no/such.json"], "--preset-file"),
+    (["--key", "guard_chance", "--key", "guard_chance"], "two different keys"),
+    (["--key", "a", "--key", "b", "--key", "c"], "two different keys"),
+    (["--key", "guard_chance", "--key", "band_size", "--cap", "3"], "--cap"),
+    (["--key", "guard_chance", "--range", "0,1", "--range", "0,1"], "one per --key"),
 ])  # fmt: skip
 def test_bad_input_is_refused_before_any_game(args, says, capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(players_module, "play_run", lambda job: pytest.fail("a game was played"))

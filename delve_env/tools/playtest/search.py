@@ -247,3 +247,96 @@ def tune(play, key: str, low: float, high: float, target: float, seeds: int, bud
             search.note = f"the budget of {budget} games is spent ({search.games()} played)"
             return search
         probe(nxt)
+
+
+# --- two keys: where the target's contour runs ------------------------------------------------
+
+
+@dataclass
+class Map:
+    """A two-key search: the grid's values of each key, the cells played (their outcomes),
+    and for every cell the side of the target it lies on (True: the rate is at or above the
+    target; None: not yet known)."""
+
+    keys: tuple
+    grids: tuple  # the values of each key
+    target: float
+    probes: dict = field(default_factory=dict)  # (i, j) -> Outcome
+    side: dict = field(default_factory=dict)  # (i, j) -> bool, for every cell known
+    verdict: str = ""
+
+    def games(self) -> int:
+        return sum(len(o.hits) for o in self.probes.values())
+
+    def rates(self) -> np.ndarray:
+        out = np.full([len(g) for g in self.grids], np.nan)
+        for (i, j), o in self.probes.items():
+            out[i, j] = o.rate()
+        return out
+
+
+def grid_values(low: float, high: float, integer: bool, points: int = 5) -> list:
+    """The values of one key on the map: every integer of a short range, else `points`
+    evenly spaced values with both ends."""
+    if integer and high - low + 1 <= points + 2:
+        return list(range(int(low), int(high) + 1))
+    values = np.linspace(low, high, points)
+    return (
+        sorted({int(round(v)) for v in values}) if integer else [round(float(v), 6) for v in values]
+    )
+
+
+def tune_map(play, keys: tuple, grids: tuple, target: float, cap: int) -> Map:
+    """The side of `target` every cell of the two keys' grid lies on, playing at most `cap`
+    cells. The rate is taken to be monotone in each key (its direction read off the
+    corners): a cell's rate is then bounded by the cells played that are harder and easier
+    than it in both keys, and where both bounds lie on one side of the target its side is
+    known without playing it. The corners are played first, then, while any cell's side is
+    unknown, the unknown cell whose bounds are widest (nearest the middle of the unknown
+    region where they tie). `play((a, b)) -> Outcome`."""
+    m = Map(tuple(keys), tuple(grids), target)
+    n0, n1 = len(grids[0]), len(grids[1])
+
+    def run(i, j):
+        if (i, j) not in m.probes:
+            m.probes[(i, j)] = play((grids[0][i], grids[1][j]))
+
+    for i, j in ((0, 0), (n0 - 1, 0), (0, n1 - 1), (n0 - 1, n1 - 1)):
+        run(i, j)
+    r = m.rates()
+    # each key's direction: +1 where the rate rises with it, -1 where it falls
+    up0 = 1 if r[n0 - 1, 0] + r[n0 - 1, n1 - 1] >= r[0, 0] + r[0, n1 - 1] else -1
+    up1 = 1 if r[0, n1 - 1] + r[n0 - 1, n1 - 1] >= r[0, 0] + r[n0 - 1, 0] else -1
+    while True:
+        bounds = {}
+        for i in range(n0):
+            for j in range(n1):
+                if (i, j) in m.probes:
+                    m.side[(i, j)] = m.probes[(i, j)].rate() >= target
+                    continue
+                low, high = 0.0, 1.0
+                for (a, b), o in m.probes.items():
+                    below = (a - i) * up0 <= 0 and (b - j) * up1 <= 0  # no easier in either key
+                    above = (a - i) * up0 >= 0 and (b - j) * up1 >= 0
+                    if below:
+                        low = max(low, o.rate())
+                    if above:
+                        high = min(high, o.rate())
+                if low >= target:
+                    m.side[(i, j)] = True
+                elif high < target:
+                    m.side[(i, j)] = False
+                else:
+                    m.side.pop((i, j), None)
+                    bounds[(i, j)] = high - low
+        if not bounds:
+            m.verdict = "mapped"
+            return m
+        if len(m.probes) >= cap:
+            m.verdict = "cap"
+            return m
+        widest = max(bounds.values())
+        ties = [c for c, w in bounds.items() if w == widest]
+        middle = np.mean(ties, axis=0)
+        i, j = min(ties, key=lambda c: (abs(c[0] - middle[0]) + abs(c[1] - middle[1]), c))
+        run(i, j)

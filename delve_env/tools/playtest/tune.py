@@ -21,7 +21,7 @@ from ...config import TUNABLES, Config
 from ...engine.core.params import DIFFICULTIES
 from .players import Player, lineup
 from .report import hazard, hazard_lines, lost_on, table, write_text
-from .search import Outcome, Search, tune
+from .search import Outcome, Search, grid_values, tune, tune_map
 from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
 
 DEFAULT_OUT = Path("runs/tune")
@@ -37,15 +37,19 @@ def add_arguments(parser) -> None:
                              "config keys, as delve playtest takes)")  # fmt: skip
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a config override kept at every probe")  # fmt: skip
-    parser.add_argument(
-        "--key", required=True, help=f"the rule number to tune: {', '.join(SWEEPABLE)}"
-    )
+    parser.add_argument("--key", action="append", required=True,
+                        help=f"the rule number to tune: {', '.join(SWEEPABLE)}; twice for "
+                             "the map of two keys")  # fmt: skip
     parser.add_argument("--target", type=float, required=True,
                         help="the rate asked for, in (0, 1): the win rate, or with --floor "
                              "the share of parties lost on that floor of those reaching it")  # fmt: skip
     parser.add_argument("--policy", default="trained", help=f"who plays: {', '.join(PLAYERS)}")
-    parser.add_argument("--range", default=None, metavar="LO,HI",
-                        help="the values searched (default: all the key allows)")  # fmt: skip
+    parser.add_argument("--range", action="append", default=None, metavar="LO,HI",
+                        help="the values searched (default: all the key allows); one per "
+                             "--key, in their order")  # fmt: skip
+    parser.add_argument("--cap", type=int, default=12, metavar="CELLS",
+                        help="with two keys: the most cells of their grid played (default "
+                             "12)")  # fmt: skip
     parser.add_argument("--tolerance", type=float, default=None,
                         help="the crossing's interval to reach (default: one step for an "
                              "integer key, a tenth of the range for another)")  # fmt: skip
@@ -146,11 +150,22 @@ def checked(args) -> dict:
     else:
         base = Preset(args.preset, {**overrides, "difficulty": args.preset})
     base.validated()
-    if args.key not in SWEEPABLE:
-        raise ValueError(f"--key {args.key!r}: one of {', '.join(SWEEPABLE)}")
-    if args.key in overrides:
-        raise ValueError(f"--set {args.key}=...: the tuned key cannot also be set")
-    integer, low, high = parse_range(args.range, args.key, base.config)
+    keys = list(args.key)
+    if len(keys) > 2 or len(set(keys)) < len(keys):
+        raise ValueError(f"--key: one key, or two different keys for their map, got {keys}")
+    for key in keys:
+        if key not in SWEEPABLE:
+            raise ValueError(f"--key {key!r}: one of {', '.join(SWEEPABLE)}")
+        if key in overrides:
+            raise ValueError(f"--set {key}=...: the tuned key cannot also be set")
+    ranges = list(args.range or [])
+    if len(ranges) > len(keys):
+        raise ValueError(f"--range: one per --key at most, got {len(ranges)} for {len(keys)}")
+    spans = [parse_range(r, k, base.config) for k, r in
+             zip(keys, ranges + [None] * (len(keys) - len(ranges)))]  # fmt: skip
+    integer, low, high = spans[0]
+    if len(keys) == 2 and args.cap < 4:
+        raise ValueError(f"--cap must be at least 4 (the grid's corners), got {args.cap}")
     if not 0 < args.target < 1:
         raise ValueError(f"--target must be a rate strictly between 0 and 1, got {args.target}")
     for name, value, least in (("--seeds", args.seeds, 1), ("--first-seed", args.first_seed, 0)):
@@ -168,8 +183,8 @@ def checked(args) -> dict:
     if confirm < 0:
         raise ValueError(f"--confirm must be at least 0, got {confirm}")
     if args.floor is not None:
-        shallowest = Config.from_kwargs(**{**base.config, **({"depth": low} if args.key == "depth"
-                                                            else {})}).snapshot_dict()["depth"]  # fmt: skip
+        at_least = {k: span[1] for k, span in zip(keys, spans) if k == "depth"}
+        shallowest = Config.from_kwargs(**{**base.config, **at_least}).snapshot_dict()["depth"]
         if not 0 <= args.floor <= shallowest:
             raise ValueError(f"--floor must be a floor of the dungeon, 0 (the courtyard) to "
                              f"{shallowest}, got {args.floor}")  # fmt: skip
@@ -185,8 +200,9 @@ def checked(args) -> dict:
             raise ValueError(
                 "--policy adapted trains with torch: pip install -e '.[train]'"
             ) from None
-    return {"base": base, "integer": integer, "low": low, "high": high, "budget": budget,
-            "confirm": confirm, "player": player, "tolerance": tolerance}  # fmt: skip
+    return {"base": base, "keys": keys, "spans": spans, "integer": integer, "low": low,
+            "high": high, "budget": budget, "confirm": confirm, "player": player,
+            "tolerance": tolerance}  # fmt: skip
 
 
 # --- playing a probe -------------------------------------------------------------------------
@@ -212,9 +228,18 @@ class Prober:
         self.workers = args.workers or mp.cpu_count()
 
     def preset(self, value) -> Preset:
-        base = self.asked["base"]
-        return Preset(f"{base.name} {self.args.key}={value}",
-                      {**base.config, self.args.key: value}).validated()  # fmt: skip
+        """The preset of one probe: `value` of the key, or a (value, value) pair of two."""
+        base, keys = self.asked["base"], self.asked["keys"]
+        values = dict(zip(keys, value if len(keys) == 2 else (value,)))
+        label = " ".join(f"{k}={v}" for k, v in values.items())
+        return Preset(f"{base.name} {label}", {**base.config, **values}).validated()
+
+    def distance(self, a, b) -> float:
+        """How far apart two probes are, each key's difference a share of its range."""
+        pairs = zip(a, b) if isinstance(a, tuple) else ((a, b),)
+        return sum(
+            abs(x - y) / (hi - lo) for (x, y), (_, lo, hi) in zip(pairs, self.asked["spans"])
+        )
 
     def policy(self, value) -> Player:
         player = self.asked["player"]
@@ -223,7 +248,7 @@ class Prober:
         from training.adapt import adapted
 
         started = time.perf_counter()
-        nearest = min(self.adapted, key=lambda v: abs(v - value), default=None)
+        nearest = min(self.adapted, key=lambda v: self.distance(v, value), default=None)
         steps = (
             self.args.adapt if nearest is None else (self.args.warm_steps or self.args.adapt // 2)
         )
@@ -383,7 +408,9 @@ def run(args) -> int:
     seconds: dict = {}
     started = time.perf_counter()
     prober = Prober(args, asked, seconds)
-    search = tune(prober, args.key, asked["low"], asked["high"], args.target, args.seeds,
+    if len(asked["keys"]) == 2:
+        return run_map(args, asked, prober, out, seconds, started)
+    search = tune(prober, asked["keys"][0], asked["low"], asked["high"], args.target, args.seeds,
                   asked["budget"], asked["integer"], asked["tolerance"])  # fmt: skip
     confirmation = None
     if asked["confirm"] and search.verdict in ("found", "budget", "seeds") and \
@@ -396,5 +423,109 @@ def run(args) -> int:
     write_text(out / "tune.md", text)
     write_text(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
     plot(data, out / "tune.png")
+    print(text, end="")
+    return 0
+
+
+# --- two keys ----------------------------------------------------------------------------------
+
+
+def map_summary(m, asked: dict, args, seconds: dict) -> dict:
+    what = "win rate" if args.floor is None else f"hazard on floor {args.floor}"
+    cells = []
+    for i, a in enumerate(m.grids[0]):
+        for j, b in enumerate(m.grids[1]):
+            o = m.probes.get((i, j))
+            cell = {m.keys[0]: a, m.keys[1]: b, "side": {True: "at or above", False: "below",
+                                                       None: "unknown"}[m.side.get((i, j))]}  # fmt: skip
+            if o is not None:
+                cell.update({"rate %": 100 * o.rate(), "games": int(len(o.hits)),
+                             "95% interval": tuple(100 * x for x in o.interval())})  # fmt: skip
+            cells.append(cell)
+    return {"preset": asked["base"].name, "config": asked["base"].config, "keys": m.keys,
+            "grids": m.grids, "player": asked["player"].name, "target %": 100 * m.target,
+            "rate": what, "cap": args.cap, "seeds": [args.first_seed, args.seeds],
+            "verdict": m.verdict, "played": len(m.probes), "games": m.games(), "cells": cells,
+            "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip
+
+
+def map_markdown(data: dict, runs: list[dict]) -> str:
+    k0, k1 = data["keys"]
+    n = len(data["grids"][0]) * len(data["grids"][1])
+    lines = [f"# {data['preset']}: {k0} and {k1} around a {data['rate']} of "
+             f"{data['target %']:.1f}% ({data['player']})", "",
+             f"{data['played']} of the grid's {n} cells played ({data['games']} games, the "
+             f"same seeds in each); the others' side of the target follows from the rate "
+             f"rising or falling with each key. "
+             + ("Every cell's side is known." if data["verdict"] == "mapped" else
+                f"The cap of {data['cap']} cells was reached with some cells unknown (?).")
+             + (f" Every cell lies {sides.pop()} the target: out of reach over these ranges."
+                if len(sides := {c["side"] for c in data["cells"]}) == 1 else ""),
+             "", f"Rows {k0}, columns {k1}: the rate in % where played, else >= or < the "
+             "target:", ""]  # fmt: skip
+    by = {(c[k0], c[k1]): c for c in data["cells"]}
+    mark = {"at or above": ">=", "below": "<", "unknown": "?"}
+    rows = [[a, *(f"{by[(a, b)]['rate %']:.1f}" if "rate %" in by[(a, b)] else
+                  mark[by[(a, b)]["side"]] for b in data["grids"][1])]
+            for a in data["grids"][0]]  # fmt: skip
+    lines += table([f"{k0} \\ {k1}", *map(str, data["grids"][1])], rows)
+    lines += ["", *hazard_lines(hazard(runs), [])]
+    return "\n".join(lines) + "\n"
+
+
+def map_plot(data: dict, path: Path) -> None:
+    """The grid as a heatmap: played cells coloured by their rate (with it written), the
+    others by their side of the target, and the contour between the two sides."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    k0, k1 = data["keys"]
+    g0, g1 = data["grids"]
+    rates = np.full((len(g0), len(g1)), np.nan)
+    side = np.full((len(g0), len(g1)), 0.5)
+    for c in data["cells"]:
+        i, j = g0.index(c[k0]), g1.index(c[k1])
+        rates[i, j] = c.get("rate %", np.nan)
+        side[i, j] = {"at or above": 1.0, "below": 0.0, "unknown": 0.5}[c["side"]]
+    fig, ax = plt.subplots(figsize=(1.2 * len(g1) + 3, 0.9 * len(g0) + 2))
+    ax.imshow(side, cmap="coolwarm_r", vmin=-0.5, vmax=1.5, origin="lower", aspect="auto")
+    shown = ax.imshow(rates, cmap="viridis", vmin=0, vmax=100, origin="lower", aspect="auto")
+    for i in range(len(g0)):
+        for j in range(len(g1)):
+            text = f"{rates[i, j]:.0f}" if rates[i, j] == rates[i, j] else \
+                {1.0: ">=", 0.0: "<", 0.5: "?"}[side[i, j]]  # fmt: skip
+            ax.text(j, i, text, ha="center", va="center", fontsize=8,
+                    color="white" if rates[i, j] == rates[i, j] else "black")  # fmt: skip
+    if (side == 1.0).any() and (side == 0.0).any():
+        ax.contour(np.arange(len(g1)), np.arange(len(g0)), side, levels=[0.5],
+                   colors="#c44e52", linewidths=2)  # fmt: skip
+    ax.set_xticks(range(len(g1)), [str(v) for v in g1])
+    ax.set_yticks(range(len(g0)), [str(v) for v in g0])
+    ax.set_xlabel(k1)
+    ax.set_ylabel(k0)
+    ax.set_title(f"{data['preset']}, {data['player']}: {data['rate']} around "
+                 f"{data['target %']:.0f}% (red: the target's contour)", fontsize=9)  # fmt: skip
+    fig.colorbar(shown, ax=ax, label=f"{data['rate']} % (played cells)")
+    fig.tight_layout()
+    tmp = path.with_name(path.name + ".tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    tmp.replace(path)
+
+
+def run_map(args, asked: dict, prober: Prober, out: Path, seconds: dict, started: float) -> int:
+    """`delve tune --key A --key B`: the grid of the two keys, mapped where the target's
+    contour runs (search.tune_map)."""
+    grids = tuple(grid_values(lo, hi, integer) for integer, lo, hi in asked["spans"])
+    m = tune_map(prober, tuple(asked["keys"]), grids, args.target, args.cap)
+    seconds["all"] = time.perf_counter() - started
+    data = map_summary(m, asked, args, seconds)
+    runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
+    text = map_markdown(data, runs)
+    write_text(out / "tune.md", text)
+    write_text(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
+    map_plot(data, out / "tune.png")
     print(text, end="")
     return 0
