@@ -81,3 +81,9 @@ def decode(state, e: int) -> list[dict]:
     if n > LOG_SIZE:
         rows.append({"event": "dropped", "count": n - LOG_SIZE})
     return rows
+
+
+def line(row: dict) -> str:
+    """A log row as one line of text: "attack: member 0, foe 0, kind giant rat, ..."."""
+    values = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in row.items() if k != "event")
+    return f"{row['event']}: {values}" if values else row["event"]

@@ -83,3 +83,47 @@ def test_replay_load_rejects_what_is_not_a_replay(tmp_path):
     with pytest.raises(ValueError, match="one hash per step"):
         replay.load(path)
     assert main(["replay", str(path)]) == 2
+
+
+def test_record_takes_every_player_and_refuses_a_bad_one_in_a_line(tmp_path, capsys):
+    """`delve record --agent` plays any player of `delve playtest`; a file that is not a
+    policy and an output folder that does not exist are refused before any game."""
+    from delve_env.policy import shipped_path
+    from delve_env.tools.cli import main
+
+    for agent in ("fog", f"model:{shipped_path('easy')}", f"sampled:{shipped_path('easy')}"):
+        out = tmp_path / "game.json"
+        assert main(["record", "--agent", agent, "--difficulty", "easy", "--depth", "2",
+                     "--steps", "40", "--out", str(out)]) == 0  # fmt: skip
+        assert agent in capsys.readouterr().out
+        assert main(["replay", str(out)]) == 0
+    bad = tmp_path / "bad.zip"
+    bad.write_text("not a zip")
+    for args, says in ((["--agent", f"model:{bad}"], "not a Delve policy file"),
+                       (["--out", str(tmp_path / "no" / "such" / "x.json")], "no such folder")):  # fmt: skip
+        argv = ["record", "--out", str(tmp_path / "x.json"), *args]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert says in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_replay_html_writes_a_page_and_refuses_a_changed_game(tmp_path, capsys):
+    import json
+
+    from delve_env.tools.cli import main
+
+    game = tmp_path / "game.json"
+    assert main(["record", "--agent", "random", "--difficulty", "easy", "--depth", "2",
+                 "--steps", "30", "--out", str(game)]) == 0  # fmt: skip
+    page = tmp_path / "game.html"
+    assert main(["replay", str(game), "--html", str(page)]) == 0
+    text = page.read_text()
+    assert text.startswith("<!doctype html>") and "http" not in text.replace("http-equiv", "")
+    assert '"steps":[' in text and text.count("data:image/png;base64,") == 1
+    data = json.loads(game.read_text())
+    data["actions"][5] = (data["actions"][5] + 1) % 257  # a different game from step 6
+    game.write_text(json.dumps(data))
+    assert main(["replay", str(game), "--html", str(tmp_path / "changed.html")]) == 1
+    assert "differs from this Delve at step 6" in capsys.readouterr().err
+    assert not (tmp_path / "changed.html").exists()

@@ -178,15 +178,40 @@ def cmd_play(args: argparse.Namespace) -> int:
 # --- watch -----------------------------------------------------------------------------------
 
 
+AGENTS = ("scripted", "fog", "trained", "random", "model:PATH.zip", "sampled:PATH.zip")
+
+
+def agent_spec(text: str) -> str:
+    """An `--agent` of watch and record: a player of `delve playtest`."""
+    if text in AGENTS[:4] or (text.startswith(("model:", "sampled:")) and text.split(":", 1)[1]):
+        return text
+    raise argparse.ArgumentTypeError(f"{text!r}: one of {', '.join(AGENTS)}")
+
+
 def make_policy(name: str, seed: int | None, env=None) -> tuple[str, Callable]:
-    """(name actually used, policy(env, info) -> action). The scripted agent is imported
-    lazily; if it cannot be imported the random-legal agent stands in (with a note). The
-    trained agent is the policy shipped for `env`'s difficulty (`policy.shipped`), its actions
-    sampled from the seed's stream."""
+    """(name actually used, policy(env, info) -> action) for an `--agent` (`AGENTS`). The
+    scripted agent is imported lazily; if it cannot be imported the random-legal agent stands
+    in (with a note). The trained agent is the policy shipped for `env`'s difficulty
+    (`policy.shipped`); a model file's policy plays its likeliest actions (`model:`) or
+    samples them (`sampled:`) from the seed's stream. A model file that is not a Delve policy
+    raises ValueError."""
     if name == "trained":
         from ..policy import Agent, shipped
 
         return "trained", Agent(shipped(env.unwrapped.config.difficulty), seed)
+    if name.startswith(("model:", "sampled:")):
+        from ..policy import Agent, PolicyNet, is_policy_file
+
+        kind, path = name.split(":", 1)
+        if not is_policy_file(path):
+            raise ValueError(f"--agent {name}: {path} is not a Delve policy file (a model.zip "
+                             "of delve train, or a shipped policy)")  # fmt: skip
+        return name, Agent(PolicyNet.load(path), seed, sampled=kind == "sampled")
+    if name == "fog":
+        from agents.fog import FogExpert
+
+        fog = FogExpert()
+        return "fog", lambda env, info: int(fog.act(env))
     if name == "scripted":
         try:
             from agents.scripted import ScriptedAgent
@@ -283,7 +308,9 @@ def _positive_float(text: str) -> float:
 
 
 def cmd_record(args: argparse.Namespace) -> int:
-    """A policy plays one episode; its replay (config, seed, actions, state hashes) is saved."""
+    """A player plays one episode; its replay (config, seed, actions, state hashes) is saved.
+    The output is checked first, and written whole or not at all."""
+    from ..env import DelveEnv
     from . import replay
 
     config = {}
@@ -291,12 +318,13 @@ def cmd_record(args: argparse.Namespace) -> int:
         config["difficulty"] = args.difficulty
     if args.depth is not None:
         config["depth"] = args.depth
-    used, policy = make_policy(args.agent, args.seed)
     try:
+        replay.writable(args.out)
+        used, policy = make_policy(args.agent, args.seed, DelveEnv(**config))
         rec = replay.record(config, args.seed, policy, args.steps)
-    except ValueError as err:
+        replay.save(rec, args.out)
+    except (OSError, ValueError) as err:
         raise UsageError(str(err)) from None
-    replay.save(rec, args.out)
     print(f"recorded {len(rec['actions'])} steps of the {used} agent (seed {args.seed}) "
           f"to {args.out}")  # fmt: skip
     return 0
@@ -304,13 +332,26 @@ def cmd_record(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-simulate a replay file, checking the state hash after every step; exit status 1 at
-    the first step that differs."""
+    the first step that differs. With `--html OUT`, write the game's replay page."""
     from . import replay
 
     try:
         data = replay.load(args.file)
+        if args.html is not None:
+            replay.writable(args.html)
     except (OSError, ValueError) as err:
         raise UsageError(str(err)) from None
+    if args.html is not None:
+        from ..ui.page import game_page
+
+        try:
+            page = game_page(data)
+        except ValueError as err:  # the game differs from this engine's
+            print(f"delve replay: {err}", file=sys.stderr)
+            return 1
+        replay.write_whole(args.html, page)
+        print(f"wrote the replay page of {len(data['actions'])} steps to {args.html}")
+        return 0
 
     def show(env, k, action):
         print(f"=== step {k}: {ACTION_NAMES[action]} ===")
@@ -430,9 +471,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(func=cmd_play)
 
     watch = sub.add_parser("watch", help="watch a policy play, rendered")
-    watch.add_argument("--agent", choices=("scripted", "trained", "random"), default="scripted",
-                       help="scripted: the expert; trained: the policy shipped for the "
-                       "difficulty (delve_env/policies/); random: random-legal")  # fmt: skip
+    watch.add_argument("--agent", type=agent_spec, default="scripted", metavar="AGENT",
+                       help="scripted: the expert; fog: the expert on the party's knowledge; "
+                       "trained: the policy shipped for the difficulty (delve_env/policies/); "
+                       "random: random-legal; model:PATH.zip / sampled:PATH.zip: a policy "
+                       "file's likeliest or sampled actions")  # fmt: skip
     _add_game_options(watch)
     watch.add_argument("--steps", type=_non_negative_int, default=None,
                        help="stop after this many steps (default: play the whole game)")  # fmt: skip
@@ -450,7 +493,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     rec = sub.add_parser("record", help="a policy plays; save its replay file")
     rec.add_argument("--out", required=True, help="the replay file to write (JSON)")
-    rec.add_argument("--agent", choices=("scripted", "random"), default="scripted")
+    rec.add_argument("--agent", type=agent_spec, default="scripted", metavar="AGENT",
+                     help=f"who plays: {', '.join(AGENTS)} (default scripted)")  # fmt: skip
     _add_game_options(rec)
     rec.add_argument("--steps", type=_non_negative_int, default=None, help="most steps")
     rec.set_defaults(func=cmd_record)
@@ -459,6 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file", help="a file written by `delve record`")
     rep.add_argument("--show", action="store_true", help="print every frame")
     rep.add_argument("--delay", type=float, default=0.0, help="seconds between frames")
+    rep.add_argument("--html", metavar="OUT.html", default=None,
+                     help="write the game's replay page: one file that opens from disk, "
+                          "every step drawn as rgb_array draws it")  # fmt: skip
     rep.set_defaults(func=cmd_replay)
 
     playtest = sub.add_parser(

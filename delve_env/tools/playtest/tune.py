@@ -43,7 +43,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--target", type=float, required=True,
                         help="the rate asked for, in (0, 1): the win rate, or with --floor "
                              "the share of parties lost on that floor of those reaching it")  # fmt: skip
-    parser.add_argument("--policy", default="trained", help=f"who plays: {', '.join(PLAYERS)}")
+    parser.add_argument(
+        "--policy", default="trained", help=f"who plays: {', '.join(PLAYERS)}".replace("%", "%%")
+    )
     parser.add_argument("--range", action="append", default=None, metavar="LO,HI",
                         help="the values searched (default: all the key allows); one per "
                              "--key, in their order")  # fmt: skip
