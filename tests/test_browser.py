@@ -3,6 +3,7 @@ downloaded browser), the page opened from disk. Skipped, with the reason, where 
 installed; CI installs it (.ci/run)."""
 
 import base64
+import json
 import shutil
 
 import numpy as np
@@ -13,6 +14,7 @@ from delve_env.env import DelveEnv
 from delve_env.fightlog import line
 from delve_env.tools import replay
 from delve_env.tools.cli import main
+from delve_env.tools.playtest.players import LOSS_CAUSES
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
@@ -137,4 +139,62 @@ def test_the_fight_log_the_end_and_the_controls(browser, game):
     at = page.locator("#at").text_content()
     page.wait_for_timeout(200)
     assert page.locator("#at").text_content() == at
+    assert seen == {"errors": [], "requests": []}
+
+
+@pytest.fixture(scope="module")
+def playtest_page(tmp_path_factory):
+    """A small sweep's playtest.html: two values, the scripted expert and random."""
+    out = tmp_path_factory.mktemp("playtest")
+    assert main(["playtest", "--presets", "easy", "--depth", "2", "--sweep", "band_size=2,5",
+                 "--policy", "scripted", "--policy", "random", "--seeds", "6", "--workers", "1",
+                 "--html-games", "1", "--no-progress", "--out", str(out)]) == 0  # fmt: skip
+    return json.loads((out / "playtest.json").read_text()), out / "playtest.html"
+
+
+def test_playtest_html_charts_hold_the_json_s_numbers_and_its_games_replay(browser,
+                                                                          playtest_page):  # fmt: skip
+    data, path = playtest_page
+    page, seen = open_page(browser, path)
+    marks = page.eval_on_selector_all(
+        "#wins circle[data-win]", "ms => ms.map(m => [m.dataset.preset, m.dataset.policy, "
+        "Number(m.dataset.win), Number(m.dataset.low), Number(m.dataset.high)])")  # fmt: skip
+    assert marks == [
+        [r["preset"], r["policy"], r["win %"], *r["95% interval"]] for r in data["rows"]
+    ]
+    hazards = page.eval_on_selector_all(
+        "#hazard circle", "ms => ms.map(m => [m.dataset.preset, m.dataset.policy, "
+        "Number(m.dataset.floor), Number(m.dataset.hazard)])")  # fmt: skip
+    assert sorted(hazards) == sorted([h["preset"], h["policy"], f["floor"], f["hazard %"]]
+                                     for h in data["hazard"] for f in h["floors"])  # fmt: skip
+    lost = page.eval_on_selector_all("#causes rect[data-lost]", "ms => ms.map(m => "
+                                     "[m.dataset.preset, m.dataset.policy, m.dataset.cause, "
+                                     "Number(m.dataset.lost)])")  # fmt: skip
+    assert sorted(lost) == sorted([r["preset"], r["policy"], c, r[f"lost: {c}"]]
+                                  for r in data["rows"] for c in LOSS_CAUSES)  # fmt: skip
+    # a click on a mark lists that row's held games; a click on one plays it
+    page.click("#wins circle[data-policy='random']")
+    listed = page.locator("#chosen").text_content()
+    assert listed.startswith("easy, random:") and "scripted" not in listed
+    page.click("#chosen a")
+    game = page.evaluate("G.seed"), page.evaluate("G.policy"), page.evaluate("G.preset")
+    run = next(r for r in data["runs"] if (r["seed"], r["policy"], r["preset"]) == game)
+    assert not run["won"] and page.evaluate("G.end.cause") == run["cause"]
+    # the scripted expert's held game, drawn as rgb_array draws it at its start, middle, end
+    index = page.evaluate("DATA.games.findIndex(g => g.policy === 'scripted')")
+    page.evaluate(f"load({index})")
+    preset = page.evaluate("G.preset")
+    config = next(p["config"] for p in data["presets"] if p["name"] == preset)
+    rec = replay.record(config, page.evaluate("G.seed"), _scripted())
+    last = len(rec["actions"])
+    frames = frames_at(rec, {0, last // 2, last})
+    for k in (last // 2, 0, last):
+        page.evaluate(f"show({k})")
+        got = np.frombuffer(base64.b64decode(page.evaluate(PIXELS)), dtype=np.uint8)
+        assert np.array_equal(got.reshape(frames[k].shape), frames[k]), f"step {k}"
+    # a table sorts by the column clicked
+    page.click("table.sortable th:has-text('win %')")
+    wins = page.eval_on_selector_all("table.sortable >> nth=0 >> tbody tr td:nth-child(4)",
+                                     "cs => cs.map(c => Number(c.textContent))")  # fmt: skip
+    assert wins == sorted(wins)
     assert seen == {"errors": [], "requests": []}

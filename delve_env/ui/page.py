@@ -124,6 +124,11 @@ def encode(frames, atlas: Atlas) -> dict:
             "changes": b64(later, deflate=True), "ends": b64(ends)}  # fmt: skip
 
 
+def keeper_lines(info: dict) -> list[str]:
+    """What Sixpence said at a step (SIX-2), a line an event: his hint and his gift."""
+    return [f"{k['hint']} (gift: {k['gift']})" for k in info.get("keeper", [])]
+
+
 def film(data: dict, atlas: Atlas) -> dict:
     """Re-simulate a replay (`tools/replay.py`'s dict): its frames `encode`d as they are
     drawn, and every step's words (the action's name, what its fights did, the events, what
@@ -143,7 +148,7 @@ def film(data: dict, atlas: Atlas) -> dict:
     _, info = env.reset(seed=data["seed"])
     plain.reset(seed=data["seed"])
     steps = [{"action": "", "log": [], "events": [],
-              "keeper": [info["keeper"]] if "keeper" in info else []}]  # fmt: skip
+              "keeper": keeper_lines(info)}]  # fmt: skip
     cut = [False]
 
     def check(k: int) -> None:
@@ -160,7 +165,7 @@ def film(data: dict, atlas: Atlas) -> dict:
             steps.append({"action": ACTION_NAMES[int(action)],
                           "log": [line(row) for row in info.get("log", [])],
                           "events": [n for i, n in enumerate(EVENT_NAMES) if info["events"] >> i & 1],
-                          "keeper": [info["keeper"]] if "keeper" in info else []})  # fmt: skip
+                          "keeper": keeper_lines(info)})  # fmt: skip
             yield env.render()
         check(len(data["actions"]))
 
@@ -172,8 +177,14 @@ def film(data: dict, atlas: Atlas) -> dict:
             "frames": encoded, "steps": steps, "end": end}  # fmt: skip
 
 
-def page(title: str, body: str, games: list[dict], atlas: Atlas, data: dict | None = None,
-         script: str = "") -> str:
+def page(
+    title: str,
+    body: str,
+    games: list[dict],
+    atlas: Atlas,
+    data: dict | None = None,
+    script: str = "",
+) -> str:
     """A whole page: `body` (HTML) with the replay player below it, the games (`film`s) and
     `data` in it as JSON, `script` run once the atlas is drawn (the first game loaded)."""
     blob = {"atlas": atlas.uri(), "block": BLOCK, "atlasColumns": ATLAS_COLUMNS,
@@ -207,9 +218,12 @@ th { background: #24212c; cursor: pointer; } td:first-child, th:first-child { te
 svg text { fill: #ccc; font-size: 11px; } .mark { cursor: pointer; }
 """
 
-PAGE = """<!doctype html>
+PAGE = (
+    """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
-<style>""" + STYLE + """</style></head>
+<style>"""
+    + STYLE
+    + """</style></head>
 <body>
 __BODY__
 <div id="player">
@@ -300,3 +314,4 @@ __SCRIPT__
 window.delveReady = atlas.decode().then(() => DATA.games.length ? load(0) : null);
 </script></body></html>
 """
+)

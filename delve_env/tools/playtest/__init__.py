@@ -87,6 +87,9 @@ def add_arguments(parser) -> None:
     parser.add_argument("--out", type=Path, default=None,
                         help="write playtest.md/.json/.png here, keep the finished runs and "
                              f"adapted policies (default for --adapt: {DEFAULT_OUT})")  # fmt: skip
+    parser.add_argument("--html-games", type=int, default=2, metavar="K",
+                        help="playtest.html holds, of every preset and player, up to K lost "
+                             "games and one won, replayable (default 2; 0 for none)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -161,7 +164,8 @@ def keep(path: Path | None, key: dict, runs: list[dict]) -> None:
 
 def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progress: bool = True,
              attempts: int = 1, adapt: int | None = None, out: Path | None = None,
-             seconds: dict | None = None, adapt_runs: int = 1) -> list[dict]:  # fmt: skip
+             seconds: dict | None = None, adapt_runs: int = 1,
+             sources: dict | None = None) -> list[dict]:  # fmt: skip
     """Every (preset, player, seed) run, in that order (attempts of a seed together).
 
     Args:
@@ -177,6 +181,8 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
             (all of them, in their pool), each batched player (all its presets).
         adapt_runs: Training runs of each adapted player (training seeds 0, 1, ...), each
             played on every seed, its games marked with its `run`.
+        sources: Filled with the policy file each (preset, player, run) played from (None
+            for the scripted players and random).
     """
     from ...policy import PolicyNet, is_policy_file
 
@@ -209,6 +215,8 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
             for player in cast:
                 for run in range(adapt_runs if player.adapted else 1):
                     source = policy_file(preset, player, adapted, run)
+                    if sources is not None:
+                        sources[(preset.name, player.name, run)] = source
                     key = {"config": preset.canonical(), "player": player.name,
                            "policy": digest(source) if source is not None else player.spec,
                            "seeds": [seeds.start, len(seeds)],
@@ -269,7 +277,8 @@ def run(args) -> int:
         cast = lineup(args.policy or ["scripted"], adapt is not None)
         for key, value, least in (("--seeds", args.seeds, 1), ("--attempts", args.attempts, 1),
                                   ("--first-seed", args.first_seed, 0),
-                                  ("--adapt-runs", args.adapt_runs, 1)):  # fmt: skip
+                                  ("--adapt-runs", args.adapt_runs, 1),
+                                  ("--html-games", args.html_games, 0)):  # fmt: skip
             if value < least:
                 raise ValueError(f"{key} must be at least {least}, got {value}")
         if adapt is not None:
@@ -283,8 +292,9 @@ def run(args) -> int:
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     seconds: dict = {}
     started = time.perf_counter()
+    sources: dict = {}
     runs = play_all(presets, cast, seeds, workers, not args.no_progress, args.attempts, adapt, out,
-                    seconds, args.adapt_runs)  # fmt: skip
+                    seconds, args.adapt_runs, sources)  # fmt: skip
     seconds["all"] = time.perf_counter() - started
     meta = {"presets": [{"name": p.name, "config": p.config, "base": p.base,
                          "changes": p.changes} for p in presets],
@@ -292,5 +302,6 @@ def run(args) -> int:
             "attempts": args.attempts, "adapt": adapt,
             "adapt_runs": args.adapt_runs if adapt is not None else None, "workers": workers,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip
-    print(report(runs, presets, out, meta), end="")
+    page = {"cast": cast, "sources": sources, "games": args.html_games}
+    print(report(runs, presets, out, meta, page), end="")
     return 0

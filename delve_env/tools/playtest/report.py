@@ -422,9 +422,11 @@ def sweep_lines(rows: list[dict], presets: list) -> list[dict]:
     return lines
 
 
-def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=None) -> str:
+def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=None,
+           page: dict | None = None) -> str:  # fmt: skip
     """The markdown report; with `out_dir`, also playtest.md, playtest.json (`meta`, the
-    rows, the comparisons and every run) and playtest.png."""
+    rows, the comparisons and every run), playtest.png and, with `page` (`cast`, `sources`
+    and `games` for html.write), playtest.html."""
     rows = summarize(runs)
     bases = {p.name: p.base for p in presets if p.base is not None}
     comps = comparisons(runs, bases, rows)
@@ -439,7 +441,13 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
                 "comparisons": [{k: v for k, v in c.items() if k not in ("base row", "row")}
                                 for c in comps],
                 "hazard": [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()],
-                "floor differences": diffs, "runs": runs}  # fmt: skip
+                "floor differences": diffs, "sweeps": sweep_lines(rows, presets),
+                "runs": runs}  # fmt: skip
         write_text(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
         plot(rows, curves, sweep_lines(rows, presets), out_dir / "playtest.png")
+        if page is not None and page["games"] is not None:
+            from . import html
+
+            html.write(out_dir / "playtest.html", json.loads(json.dumps(data, default=list)),
+                       runs, presets, page["cast"], page["sources"], page["games"])  # fmt: skip
     return text
