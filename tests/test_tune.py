@@ -215,3 +215,35 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_any_game(tmp_
     assert main(["tune", "--key", "guard_chance", "--target", "0.5", "--out",
                  str(blocker / "out")]) == 2  # fmt: skip
     assert "--out" in capsys.readouterr().err
+
+
+def test_a_value_played_again_plays_the_policy_adapted_for_it(tmp_path, monkeypatch):
+    """The confirmation plays the value found with the policy adapted for it when it was
+    probed, never a further adaptation of it."""
+    from types import SimpleNamespace
+
+    from training import adapt
+
+    from delve_env.tools.playtest.tune import Prober, player_of
+
+    calls = []
+
+    def fake(name, config, steps, root, seed=0, on_update=None, init=None):
+        calls.append((config["band_size"], init))
+        return tmp_path / f"adapted-{config['band_size']}"
+
+    monkeypatch.setattr(adapt, "adapted", fake)
+    args = SimpleNamespace(adapt=100, warm_steps=None, out=tmp_path, workers=1, seeds=1,
+                           first_seed=0, floor=None, no_progress=True)  # fmt: skip
+    base = playtest_preset()
+    prober = Prober(args, {"base": base, "keys": ["band_size"], "spans": [(True, 1, 6)],
+                           "player": player_of("adapted")}, {})  # fmt: skip
+    first = prober.policy(2)
+    assert prober.policy(3).spec.endswith("adapted-3/model.zip")
+    assert prober.policy(2) == first and calls == [(2, None), (3, tmp_path / "adapted-2" / "model.zip")]
+
+
+def playtest_preset():
+    from delve_env.tools.playtest.variants import Preset
+
+    return Preset("easy", {"difficulty": "easy", "depth": 2})

@@ -249,6 +249,8 @@ class Prober:
             return player
         from training.adapt import adapted
 
+        if value in self.adapted:  # played again (the confirmation): the same policy
+            return Player("adapted", f"sampled:{self.adapted[value] / 'model.zip'}")
         started = time.perf_counter()
         nearest = min(self.adapted, key=lambda v: self.distance(v, value), default=None)
         steps = (
