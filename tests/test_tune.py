@@ -222,9 +222,8 @@ def test_a_value_played_again_plays_the_policy_adapted_for_it(tmp_path, monkeypa
     probed, never a further adaptation of it."""
     from types import SimpleNamespace
 
-    from training import adapt
-
     from delve_env.tools.playtest.tune import Prober, player_of
+    from training import adapt
 
     calls = []
 
@@ -240,7 +239,10 @@ def test_a_value_played_again_plays_the_policy_adapted_for_it(tmp_path, monkeypa
                            "player": player_of("adapted")}, {})  # fmt: skip
     first = prober.policy(2)
     assert prober.policy(3).spec.endswith("adapted-3/model.zip")
-    assert prober.policy(2) == first and calls == [(2, None), (3, tmp_path / "adapted-2" / "model.zip")]
+    assert prober.policy(2) == first and calls == [
+        (2, None),
+        (3, tmp_path / "adapted-2" / "model.zip"),
+    ]
 
 
 def playtest_preset():

@@ -137,14 +137,31 @@ def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
                     seed: int = EVAL_SEED, sampled: bool = False) -> dict:  # fmt: skip
     """`summarize` of a saved model's episodes, all in one batch: a `delve train` policy
     (numpy, `delve_env.policy.play`) or an SB3 model (`play_batched`)."""
+    from delve_env.policy import PolicyNet
+
+    model = load_model(path)
+    if isinstance(model, PolicyNet):
+        return play_policy_batched(model, config, episodes, seed, sampled)
+    return play_batched(task, config, model, episodes, seed, deterministic=not sampled)
+
+
+def load_model(path: str | Path):
+    """A `delve train` policy (`PolicyNet`) or an SB3 MaskablePPO model from `path`; a file
+    that is neither (not a zip, cut short, another kind of zip) raises ValueError saying so."""
+
     from delve_env.policy import PolicyNet, is_policy_file
 
-    if is_policy_file(path):
-        return play_policy_batched(PolicyNet.load(path), config, episodes, seed, sampled)
-    from sb3_contrib import MaskablePPO
+    try:
+        if is_policy_file(path):
+            return PolicyNet.load(path)
+        from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(path, device="cpu")
-    return play_batched(task, config, model, episodes, seed, deterministic=not sampled)
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as err:  # noqa: BLE001 - whatever a bad file makes the loaders raise
+        raise ValueError(
+            f"{path}: not a model this Delve can play (a model.zip of delve "
+            f"train, or an SB3 MaskablePPO zip): {str(err).splitlines()[0]}"
+        ) from None
 
 
 def play_policy_batched(policy, config: dict, episodes: int, seed: int = EVAL_SEED,
@@ -196,6 +213,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except ValueError as err:
         parser.error(str(err))
     if agent == "model":
+        try:
+            load_model(args.model)
+        except ValueError as err:
+            parser.error(str(err))
         result = play_model_file(args.task, config, args.model, args.episodes, args.seed,
                                  sampled=args.stochastic)  # fmt: skip
     elif agent == "trained":

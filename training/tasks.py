@@ -17,6 +17,7 @@ import gymnasium as gym
 from delve_env import IDS
 from delve_env.config import LOCKS, REWARD_MODES, Config
 from delve_env.engine.core.params import DIFFICULTIES
+from delve_env.tools.args import Parser
 
 EVAL_SEED = 1000  # evaluation episodes play seeds EVAL_SEED, EVAL_SEED + 1, ...
 QUICK_MAX_STEPS = 300  # --quick caps episodes (a smoke run, also on the whole game)
@@ -119,7 +120,7 @@ def task_parser(doc: str, prog: str | None = None) -> argparse.ArgumentParser:
     """A parser for `delve train` / `delve eval`: its description and epilog from a module
     docstring, TASK and the env config options added."""
     summary, rest = doc.split("\n\n", 1)
-    parser = argparse.ArgumentParser(prog=prog, description=summary, epilog=rest,
+    parser = Parser(prog=prog, description=summary, epilog=rest,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_config_options(parser)
     return parser

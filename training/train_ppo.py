@@ -36,6 +36,7 @@ from pathlib import Path
 
 from delve_env.config import Config
 from delve_env.engine.core.params import DIFFICULTIES, P_DEPTH
+from delve_env.tools.files import writable_folder
 from training.tasks import (
     EVAL_SEED,
     QUICK_MAX_STEPS,
@@ -182,8 +183,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             parser.error("--init is for --trainer ppo")
         try:
             init = load_init(args.init)
-        except (OSError, ValueError) as err:
-            parser.error(f"--init {args.init}: {err}")
+        except Exception as err:  # noqa: BLE001 - whatever a bad file makes the loader raise
+            parser.error(f"--init {args.init}: not a policy to start from ({err})")
     starts = None
     if args.starts is not None:
         if hp.trainer != "ppo":
@@ -200,6 +201,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     progress = hp.trainer == "sb3" and not args.no_progress and _has_progress_bar()
     torch.set_num_threads(threads)
     out = args.out or default_out(args.task, config)
+    try:
+        writable_folder(out)
+    except ValueError as err:
+        parser.error(str(err))
     train(args.task, config, hp, out, args.seed, args.extractor, progress, str(device), init,
           starts, memory=args.memory == "gru", critic=args.critic == "state",
           runners=args.num_env_runners, learners=args.num_learners,

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
+from .args import Parser
 from .peers import PEERS, RATIO_PEERS, SHORT_NAMES, Peer, unavailable
 
 DEFAULT_SIZES = (1, 64, 1024, 4096)
@@ -680,9 +681,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="throughput", description=__doc__.split("\n\n")[0] if __doc__ else None
-    )
+    parser = Parser(prog="throughput", description=__doc__.split("\n\n")[0] if __doc__ else None)
     add_arguments(parser)
     return run(parser.parse_args(argv))
 

@@ -31,6 +31,8 @@ from ..engine.core.actions import (
     ACTION_NAMES,
 )
 from ..engine.core.params import DIFFICULTIES
+from .args import Parser
+from .files import writable_file, write_whole
 
 # Short keys for `play`: w/a/s/d move, then one letter per common action.
 ACTION_KEYS = {
@@ -319,7 +321,7 @@ def cmd_record(args: argparse.Namespace) -> int:
     if args.depth is not None:
         config["depth"] = args.depth
     try:
-        replay.writable(args.out)
+        writable_file(args.out)
         used, policy = make_policy(args.agent, args.seed, DelveEnv(**config))
         rec = replay.record(config, args.seed, policy, args.steps)
         replay.save(rec, args.out)
@@ -338,7 +340,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         data = replay.load(args.file)
         if args.html is not None:
-            replay.writable(args.html)
+            writable_file(args.html, "--html")
     except (OSError, ValueError) as err:
         raise UsageError(str(err)) from None
     if args.html is not None:
@@ -349,7 +351,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         except ValueError as err:  # the game differs from this engine's
             print(f"delve replay: {err}", file=sys.stderr)
             return 1
-        replay.write_whole(args.html, page)
+        write_whole(args.html, page)
         print(f"wrote the replay page of {len(data['actions'])} steps to {args.html}")
         return 0
 
@@ -442,7 +444,7 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=0, help="episode seed (default 0)")
+    p.add_argument("--seed", type=_non_negative_int, default=0, help="episode seed (default 0)")
     p.add_argument("--difficulty", choices=DIFFICULTIES, default=None, help="default: normal")
     p.add_argument("--depth", type=int, default=None, help="floors (default: the difficulty's)")
 
@@ -459,7 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .playtest import add_arguments as add_playtest_arguments
     from .playtest.tune import add_arguments as add_tune_arguments
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="delve", description="Delve: a party-based dungeon crawl as an RL environment."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

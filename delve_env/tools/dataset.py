@@ -21,6 +21,7 @@ import gymnasium as gym
 import numpy as np
 
 from ..engine.core.params import DIFFICULTIES
+from .args import Parser
 
 AGENTS = ("scripted", "fog", "trained", "random")
 IDS = {"easy": "Delve-Easy-v0", "normal": "Delve-v0", "hard": "Delve-Hard-v0"}
@@ -103,8 +104,11 @@ def write(name: str, agent: str, preset: str, episodes: int, seed: int = 0,
         raise ValueError(f"unknown preset {preset!r}: one of {', '.join(DIFFICULTIES)}")
     if episodes < 1:
         raise ValueError(f"--episodes must be at least 1, got {episodes}")
+    if seed < 0:
+        raise ValueError(f"--seed must be at least 0, got {seed}")
     if "/" not in name or not name.rsplit("-v", 1)[-1].isdigit():
-        raise ValueError(f"dataset name {name!r}: NAMESPACE/NAME-vN, e.g. delve/easy-{agent}-v0")
+        raise ValueError(f"--out {name!r}: a dataset name is NAMESPACE/NAME-vN, e.g. "
+                         f"delve/easy-{agent}-v0")  # fmt: skip
     if name in minari.list_local_datasets() and not force:
         raise ValueError(f"dataset {name!r} exists (--force replaces it)")
     env_id = IDS[preset]
@@ -137,7 +141,7 @@ def _bar(total: int):
 
 
 def main(argv: list[str] | None = None, prog: str = "delve dataset") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
+    parser = Parser(prog=prog, description=__doc__.split("\n\n")[0],
                                      epilog=__doc__.split("\n\n", 1)[1],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     parser.add_argument("--agent", choices=AGENTS, default="scripted")

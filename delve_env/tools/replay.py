@@ -49,32 +49,9 @@ def record(config: dict, seed: int, policy: Callable, max_steps: int | None = No
             "seed": int(seed), "actions": actions, "hashes": hashes}  # fmt: skip
 
 
-def writable(path: str | Path) -> None:
-    """Raise ValueError, naming the path and why, where a file cannot be written there (its
-    folder missing or read-only): checked before a game is played, not after."""
-    folder = Path(path).parent
-    if not folder.is_dir():
-        raise ValueError(f"{path}: no such folder {folder}")
-    probe = folder / f".{Path(path).name}.writable"
-    try:
-        probe.write_text("")
-        probe.unlink()
-    except OSError as err:
-        raise ValueError(f"{path}: cannot write in {folder} ({err.strerror})") from None
-
-
-def write_whole(path: str | Path, text: str) -> None:
-    """A file written whole or not at all: a temporary name beside it, then a rename."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def save(replay: dict, path: str | Path) -> None:
+    from .files import write_whole
+
     write_whole(path, json.dumps(replay) + "\n")
 
 

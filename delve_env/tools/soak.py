@@ -58,6 +58,8 @@ from delve_env.checks.outputs import (
 from delve_env.engine.core.actions import NUM_ACTIONS
 from delve_env.engine.core.tables import FIGHT, STATUE, STORE
 
+from .args import Parser
+
 
 # ------------------------------------------------------------------------------------------
 # Soaks
@@ -386,7 +388,7 @@ def _progress(row: dict) -> None:
 
 
 def _digest_cli(argv: list[str], prog: str = "delve soak digest") -> int:
-    ap = argparse.ArgumentParser(prog=prog)
+    ap = Parser(prog=prog)
     ap.add_argument("--id", default="Delve-v0")
     ap.add_argument("--seeds", default="0:20", help="start:stop")
     ap.add_argument("--steps", type=int, default=GOLDEN_STEPS)
@@ -478,7 +480,7 @@ def main(argv: list[str] | None = None, prog: str = "delve soak") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "digest":
         return _digest_cli(argv[1:], prog=f"{prog} digest")
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument("--long", action="store_true", help="the long sizes (about an hour on 2 cores)")
@@ -490,6 +492,9 @@ def main(argv: list[str] | None = None, prog: str = "delve soak") -> int:
     )
     a = ap.parse_args(argv)
     ids = a.ids.split(",")
+    unknown = [i for i in ids if i not in PRESETS]
+    if unknown:
+        ap.error(f"--ids: unknown ids {unknown}; choose from {', '.join(PRESETS)}")
     parts = set(a.only.split(","))
     if parts - set(PARTS):
         ap.error(f"--only: unknown parts {sorted(parts - set(PARTS))}; choose from {PARTS}")

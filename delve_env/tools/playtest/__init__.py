@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from ...engine.core.params import DIFFICULTIES
+from ..files import writable_folder
 from .players import (
     POLICIES,
     Player,
@@ -288,6 +289,8 @@ def run(args) -> int:
     except OSError as err:  # a preset file that cannot be read
         raise ValueError(str(err)) from None
     out = args.out if args.out is not None or adapt is None else DEFAULT_OUT
+    if out is not None:
+        writable_folder(out)
     workers = args.workers or mp.cpu_count()
     seeds = range(args.first_seed, args.first_seed + args.seeds)
     seconds: dict = {}

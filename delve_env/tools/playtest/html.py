@@ -160,10 +160,10 @@ def write(
     k: int = HTML_GAMES,
 ) -> None:
     """playtest.html at `path`, written whole."""
-    from .report import write_text
+    from ..files import write_whole
 
     games, atlas = held_games(runs, presets, cast, sources, k)
-    write_text(path, playtest_page(data, games, atlas))
+    write_whole(path, playtest_page(data, games, atlas))
 
 
 CHARTS = r"""

@@ -96,6 +96,7 @@ def lineup(specs: list[str], adapt: bool = False) -> list[Player]:
             path = Path(spec.split(":", 1)[1])
             if not path.is_file():
                 raise ValueError(f"policy {spec!r}: no such file {path}")
+            loadable(spec, path)
             out.append(Player(spec, spec))
         else:
             raise ValueError(f"unknown policy {spec!r}: {POLICIES}")
@@ -107,6 +108,26 @@ def lineup(specs: list[str], adapt: bool = False) -> list[Player]:
         rungs = (*RUNGS, 1.0) if "ladder" in specs else (1.0,)
         out += [Player(rung_label("adapted", f), "adapted", f) for f in rungs]
     return list(dict.fromkeys(out))
+
+
+def loadable(spec: str, path: Path) -> None:
+    """ValueError naming the policy where its file is neither a Delve policy nor an SB3 model
+    (loaded here, before any game, rather than found out after the other players')."""
+    from ...policy import is_policy_file
+
+    if is_policy_file(path):
+        return
+    try:
+        from training.evaluate import load_model
+    except ImportError:
+        raise ValueError(
+            f"policy {spec!r}: not a Delve policy file, and an SB3 model needs "
+            "the train extra: pip install -e '.[train]'"
+        ) from None
+    try:
+        load_model(path)
+    except ValueError as err:
+        raise ValueError(f"policy {spec!r}: {err}") from None
 
 
 # --- one run's record -----------------------------------------------------------------------

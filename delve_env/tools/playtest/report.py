@@ -17,6 +17,7 @@ import numpy as np
 
 from ...engine.core.params import DIFFICULTIES
 from ...stats import mcnemar, paired_difference, pairs, runs_difference, runs_interval, wilson
+from ..files import write_whole
 from .players import LOSS_CAUSES
 
 COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",
@@ -241,16 +242,6 @@ def difficulty_order(rows: list[dict], order=DIFFICULTIES) -> list[str]:
 # --- writing it ----------------------------------------------------------------------------
 
 
-def write_text(path: Path, text: str) -> None:
-    """A file written whole or not at all: a temporary name, then a rename."""
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.write_text(text)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def cell(v) -> str:
     if isinstance(v, tuple):
         return f"{v[0]:.1f}-{v[1]:.1f}"
@@ -436,14 +427,14 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
     if out_dir is not None:
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
-        write_text(out_dir / "playtest.md", text)
+        write_whole(out_dir / "playtest.md", text)
         data = {**(meta or {}), "rows": rows,
                 "comparisons": [{k: v for k, v in c.items() if k not in ("base row", "row")}
                                 for c in comps],
                 "hazard": [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()],
                 "floor differences": diffs, "sweeps": sweep_lines(rows, presets),
                 "runs": runs}  # fmt: skip
-        write_text(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
+        write_whole(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
         plot(rows, curves, sweep_lines(rows, presets), out_dir / "playtest.png")
         if page is not None and page["games"] is not None:
             from . import html

@@ -19,8 +19,9 @@ import numpy as np
 
 from ...config import TUNABLES, Config
 from ...engine.core.params import DIFFICULTIES
+from ..files import writable_folder, write_whole
 from .players import Player, lineup
-from .report import hazard, hazard_lines, lost_on, table, write_text
+from .report import hazard, hazard_lines, lost_on, table
 from .search import Outcome, Search, grid_values, tune, tune_map
 from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
 
@@ -401,14 +402,7 @@ def plot(data: dict, path: Path) -> None:
 def run(args) -> int:
     """`delve tune`: checked, searched, confirmed, written; the markdown printed."""
     asked = checked(args)
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".writable"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as err:
-        raise ValueError(f"--out {out}: cannot write there ({err.strerror})") from None
+    out = writable_folder(args.out)
     seconds: dict = {}
     started = time.perf_counter()
     prober = Prober(args, asked, seconds)
@@ -424,8 +418,8 @@ def run(args) -> int:
     data = summary(search, asked, args, confirmation, seconds)
     runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
     text = markdown(data, runs)
-    write_text(out / "tune.md", text)
-    write_text(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
+    write_whole(out / "tune.md", text)
+    write_whole(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
     plot(data, out / "tune.png")
     print(text, end="")
     return 0
@@ -528,8 +522,8 @@ def run_map(args, asked: dict, prober: Prober, out: Path, seconds: dict, started
     data = map_summary(m, asked, args, seconds)
     runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
     text = map_markdown(data, runs)
-    write_text(out / "tune.md", text)
-    write_text(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
+    write_whole(out / "tune.md", text)
+    write_whole(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
     map_plot(data, out / "tune.png")
     print(text, end="")
     return 0

@@ -110,7 +110,10 @@ def parse_variant(text: str) -> tuple[str, dict]:
 def load_preset(path: str | Path) -> Preset:
     """A custom preset from a JSON file: `name` plus any config keys; its base is the preset
     of its difficulty (normal where it names none)."""
-    data = json.loads(Path(path).read_text())
+    try:
+        data = json.loads(Path(path).read_text())
+    except json.JSONDecodeError as err:
+        raise ValueError(f"preset file {path}: not JSON ({err})") from None
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise ValueError(
             f"{path}: a preset file is a JSON object with a string 'name' and config keys"

@@ -1,0 +1,58 @@
+"""Output files of the commands: checked before long work starts, written whole or not at all.
+
+A command that plays or trains for minutes checks first that its output can be written
+(`writable_folder`, `writable_file`), so a bad path costs a line, not the work; and it writes
+each file under a temporary name beside it, then renames it (`write_whole`), so a write that
+fails half-way (a full disk) leaves the old file or none, never half of one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def writable_folder(path: str | Path, option: str = "--out") -> Path:
+    """The folder, made if missing; ValueError naming `option` and why where it cannot be
+    made or written in."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".delve-writable"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot write there ({err.strerror or err})") from None
+    return path
+
+
+def writable_file(path: str | Path, option: str = "--out") -> Path:
+    """A file that can be written: its folder exists and takes a file. ValueError naming
+    `option` and why, where not."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {path}: no such folder {path.parent}")
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: a folder, not a file")
+    probe = path.parent / f".{path.name}.writable"
+    try:
+        probe.write_text("")
+        probe.unlink()
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot write in {path.parent} "
+                         f"({err.strerror or err})") from None  # fmt: skip
+    return path
+
+
+def write_whole(path: str | Path, data: str | bytes) -> None:
+    """`data` at `path`, whole or not at all: written under a temporary name beside it, then
+    renamed over it; a failure on the way removes the temporary file and raises."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        if isinstance(data, bytes):
+            tmp.write_bytes(data)
+        else:
+            tmp.write_text(data)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
