@@ -434,11 +434,15 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
                 "hazard": [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()],
                 "floor differences": diffs, "sweeps": sweep_lines(rows, presets),
                 "runs": runs}  # fmt: skip
-        write_whole(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
         plot(rows, curves, sweep_lines(rows, presets), out_dir / "playtest.png")
         if page is not None and page["games"] is not None:
+            import time
+
             from . import html
 
-            html.write(out_dir / "playtest.html", json.loads(json.dumps(data, default=list)),
-                       runs, presets, page["cast"], page["sources"], page["games"])  # fmt: skip
+            started = time.perf_counter()
+            size = html.write(out_dir / "playtest.html", json.loads(json.dumps(data, default=list)),
+                              runs, presets, page["cast"], page["sources"], page["games"])  # fmt: skip
+            data["page"] = {"seconds": round(time.perf_counter() - started, 1), **size}
+        write_whole(out_dir / "playtest.json", json.dumps(data, default=list) + "\n")
     return text
