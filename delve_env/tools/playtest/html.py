@@ -150,20 +150,17 @@ def playtest_page(data: dict, games: list[dict], atlas: Atlas) -> str:
     return page("Delve playtest", "\n".join(parts), games, atlas, chart, CHARTS)
 
 
-def write(
-    path,
-    data: dict,
-    runs: list[dict],
-    presets: list,
-    cast: list,
-    sources: dict,
-    k: int = HTML_GAMES,
-) -> None:
-    """playtest.html at `path`, written whole."""
+def write(path, data: dict, runs: list[dict], presets: list, cast: list, sources: dict,
+          k: int = HTML_GAMES) -> dict:  # fmt: skip
+    """playtest.html at `path`, written whole; returns its size (`bytes`, `games`, their
+    `steps`)."""
     from ..files import write_whole
 
     games, atlas = held_games(runs, presets, cast, sources, k)
-    write_whole(path, playtest_page(data, games, atlas))
+    text = playtest_page(data, games, atlas)
+    write_whole(path, text)
+    return {"bytes": len(text.encode()), "games": len(games),
+            "steps": sum(len(g["steps"]) - 1 for g in games)}  # fmt: skip
 
 
 CHARTS = r"""
