@@ -22,8 +22,8 @@ baseline run, once per distinct test selection, unless --no-baseline).
     python quality/mutants.py --json                 # one JSON object on stdout
 
 It runs on demand, not in CI: a mutant takes the time of its tests run interpreted, a
-median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 220
-take about 22 minutes with `--jobs 2` on 2 cores. Some test files are
+median of 8 s (most 3-20 s; the statistical chest and vault tests 45-200 s), so all 232
+take about 23 minutes with `--jobs 2` on 2 cores. Some test files are
 slow interpreted (tests/test_vaults.py whole takes over 10 minutes), so those mutants name
 the tests that matter with `-k`. `--compiled` runs the tests compiled instead, each mutant with its own empty
 NUMBA_CACHE_DIR (numba's cache does not notice a changed callee, so a shared cache would
@@ -81,6 +81,7 @@ FIGHTS, PARTY, SPELLS = "tests/test_fights.py", "tests/test_party.py", "tests/te
 CLASSES, VAULTS, QUEST = "tests/test_classes.py", "tests/test_vaults.py", "tests/test_quest.py"
 COURT, EATERS, LINGER = "tests/test_court.py", "tests/test_eaters.py", "tests/test_linger.py"
 FLOORS, BESTIARY, TIES = "tests/test_floors.py", "tests/test_bestiary.py", "tests/test_ties.py"
+ISOLATION = "tests/test_effect_isolation.py"
 CLASS_DICE = f"{CLASSES} -k 'both_ends or second_wind or healer_holy or blood_magic'"
 
 # fmt: off
@@ -698,6 +699,38 @@ MUTANTS: tuple[Mutant, ...] = (
       "tests/test_names.py", "create water heals 0..5, not 1d6 (the lower bound)"),
     mu("dungeon.py", "s.book_floor[e] = (depth + 1) // 2", "s.book_floor[e] = depth // 2 + 1",
       f"{QUEST} -k run_2_the_book", "the book one floor deeper at an even depth (right at odd D)"),
+    # --- effects kept apart (EFFECT-1): an effect leaking into the heal or meal clock ------
+    # (appended, so the ids above stay as docs/BENCHMARKS.md cites them; food.py has no WARD,
+    # ESP or LIGHT name: 0, 1 and 3 are their tables.py indices)
+    mu("food.py", "s.heal_clock[e] += 1", "s.heal_clock[e] += 0 if is_running(s, e, 0) else 1",
+      ISOLATION, "leak: while WARD runs the heal clock stands still"),
+    mu("food.py", "s.meal_clock[e] += 1", "s.meal_clock[e] += 0 if is_running(s, e, 0) else 1",
+      ISOLATION, "leak: while WARD runs the meal clock stands still"),
+    mu("food.py", "if s.heal_clock[e] >= p[P_HEAL_PACES]:",
+      "if s.heal_clock[e] >= p[P_HEAL_PACES] * (2 if is_running(s, e, 1) else 1):", ISOLATION,
+      "leak: ESP doubles the heal interval"),
+    mu("food.py", "return 2 * paces if is_running(s, e, SATED) else paces",
+      "return 2 * paces if is_running(s, e, SATED) or is_running(s, e, 1) else paces", ISOLATION,
+      "leak: ESP doubles the meal interval as SATED does"),
+    mu("food.py", "if s.heal_clock[e] >= p[P_HEAL_PACES]:",
+      "if s.heal_clock[e] >= p[P_HEAL_PACES] * (2 if is_running(s, e, SATED) else 1):",
+      ISOLATION, "leak: SATED doubles the heal interval too, not only the meal interval"),
+    mu("food.py", "s.meal_clock[e] += 1", "s.meal_clock[e] += 0 if is_running(s, e, SATED) else 1",
+      f"{ISOLATION} {EFFECTS}", "leak: the meal clock stands still under SATED (FOOD-4: it counts)"),
+    mu("food.py", "s.heal_clock[e] += 1", "s.heal_clock[e] += 2 if is_running(s, e, 3) else 1",
+      ISOLATION, "leak: LIGHT makes the heal clock run twice as fast"),
+    mu("food.py", "s.meal_clock[e] += 1", "s.meal_clock[e] += 2 if is_running(s, e, 3) else 1",
+      ISOLATION, "leak: LIGHT makes the meal clock run twice as fast"),
+    mu("effects.py", "s.effects[e, k] -= 1",
+      "s.effects[e, k] -= 1; s.heal_clock[e] = 0 if s.effects[e, k] == 0 else s.heal_clock[e]",
+      ISOLATION, "leak: any effect running out restarts the heal clock"),
+    mu("doors.py", "esp = s.effects[e, ESP] > 0", "esp = s.effects[e, ESP] > 0; s.meal_clock[e] -= esp",
+      ISOLATION, "leak: a listen under ESP costs the meal clock no pace"),
+    mu("moving.py", "lit = is_running(s, e, LIGHT)", "lit = is_running(s, e, LIGHT); s.heal_clock[e] += lit",
+      ISOLATION, "leak: a search under LIGHT counts two paces on the heal clock"),
+    mu("effects.py", "return 2.0 if s.ward_foul[e] else 0.5",
+      "s.meal_clock[e] += 1; return 2.0 if s.ward_foul[e] else 0.5", ISOLATION,
+      "leak: the wandering roll under WARD also ticks the meal clock"),
 )
 # fmt: on
 
