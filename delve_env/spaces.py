@@ -8,6 +8,7 @@ from .engine.core.state import State
 from .engine.core.tables import EVENT_NAMES, KING_SLOT
 from .engine.outputs.layout import highs
 from .engine.outputs.privileged import highs as privileged_highs
+from .score import achievements
 
 
 def observation_space() -> spaces.Dict:
@@ -36,7 +37,8 @@ def action_space() -> spaces.Discrete:
 
 
 def episode_stats(s: State, e: int) -> dict:
-    """What a finished episode of slot e achieved (ENV.md, Rewards, info, metrics)."""
+    """What a finished episode of slot e achieved (ENV.md, Rewards, info, metrics): its
+    `achievements` (`score.ACHIEVEMENTS`) and its `events` (every event flag raised)."""
     achieved = int(s.achieved[e])
     return {
         "won": bool(s.outcome[e] == 1),
@@ -64,5 +66,6 @@ def episode_stats(s: State, e: int) -> dict:
         "baths": int(s.stat_baths[e]),
         "rations_eaten": int(s.stat_eaten[e]),
         "practice_bouts": int(s.stat_bouts[e]),
-        "achievements": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
+        "achievements": achievements(s, e),
+        "events": [n for i, n in enumerate(EVENT_NAMES) if (achieved >> i) & 1],
     }

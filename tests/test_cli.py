@@ -67,7 +67,7 @@ def test_watch_random_prints_frames_and_stats(capsys):
     assert out.count("Delve - ") >= 2  # the first frame and at least one more
     assert "hero" in out  # the party block of a frame
     assert "Episode stats:" in out
-    for key in ("won", "deepest_floor", "rooms_explored", "kills", "achievements"):
+    for key in ("won", "deepest_floor", "rooms_explored", "kills", "achievements", "events"):
         assert key in out
 
 

@@ -57,7 +57,8 @@ def test_scripted_agent_wins_depth2(won_seed):
     assert r >= 1.0
     assert stats["won"] and stats["king_alive"]
     assert stats["deepest_floor"] == 2
-    assert "won" in stats["achievements"] and "king" in stats["achievements"]
+    assert "won" in stats["events"] and "king" in stats["events"]
+    assert "the king home" in stats["achievements"] and "free the king" in stats["achievements"]
     assert s.floor[0] == 0 and s.has_king[0] and s.hp[0, KING_SLOT] > 0
     assert r == pytest.approx(1.5 if s.has_book[0] else 1.0)
     assert stats["book_home"] == bool(s.has_book[0])
@@ -91,7 +92,7 @@ def test_loss_when_everyone_dies():
     stats, s = info["episode_stats"], env.engine.state
     assert te and not tr
     assert r == -1.0
-    assert not stats["won"] and "lost" in stats["achievements"]
+    assert not stats["won"] and "lost" in stats["events"]
     assert stats["members_lost"] == len(members)
     assert (s.hp[0, members] <= 0).all()
 
@@ -110,7 +111,7 @@ def test_loss_when_the_king_dies(won_seed):
     stats = info["episode_stats"]
     assert te and not tr
     assert r == -1.0
-    assert not stats["won"] and not stats["king_alive"] and "lost" in stats["achievements"]
+    assert not stats["won"] and not stats["king_alive"] and "lost" in stats["events"]
     assert s.hp[0, KING_SLOT] <= 0
     assert all(s.hp[0, m] > 0 for m in others)
 

@@ -21,7 +21,7 @@ def game(seed, won, deepest=2, floor=2, cause=None, depth=2, run=None, preset="p
     r = {"preset": preset, "policy": policy, "seed": seed, "attempt": 0, "won": won,
          "book_home": won, "deepest": deepest, "members_lost": 0, "raises": 0, "gold": 0,
          "rations": 0, "paces": 0, "steps": 1, "cause": None if won else (cause or "all fallen"),
-         "floor": floor, "depth": depth}  # fmt: skip
+         "floor": floor, "depth": depth, "achievements": ["the king home"] if won else []}  # fmt: skip
     return r if run is None else {**r, "run": run}
 
 

@@ -69,7 +69,7 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
     Returns:
         episodes, wins, win_rate, win_low, win_high (95% Wilson), mean_return, mean_length.
     """
-    wins, returns, lengths = 0, [], []
+    wins, returns, lengths, ends = 0, [], [], []
     for i in range(episodes):
         obs, info = env.reset(seed=seed + i)
         total, steps, done = 0.0, 0, False
@@ -81,14 +81,18 @@ def play(env: gym.Env, policy: Policy, episodes: int, seed: int = EVAL_SEED) -> 
         wins += bool(info["episode_stats"]["won"])
         returns.append(total)
         lengths.append(steps)
-    return summarize(wins, returns, lengths)
+        ends.append(info["episode_stats"])
+    return summarize(wins, returns, lengths, ends)
 
 
-def summarize(wins: int, returns, lengths) -> dict:
-    """episodes, wins, win_rate, win_low, win_high (95% Wilson), mean_return, mean_length."""
+def summarize(wins: int, returns, lengths, ends: list[dict] | None = None) -> dict:
+    """episodes, wins, win_rate, win_low, win_high (95% Wilson), mean_return, mean_length;
+    with the episodes' `ends` (their `episode_stats`), also the Delve score with its 95%
+    interval (`delve_env.score`), each achievement's rate in percent and the mean deepest
+    floor."""
     episodes = len(returns)
     low, high = wilson(wins, episodes)
-    return {
+    out = {
         "episodes": episodes,
         "wins": wins,
         "win_rate": wins / episodes if episodes else 0.0,
@@ -97,6 +101,14 @@ def summarize(wins: int, returns, lengths) -> dict:
         "mean_return": float(np.mean(returns)) if episodes else 0.0,
         "mean_length": float(np.mean(lengths)) if episodes else 0.0,
     }
+    if ends:
+        from delve_env.score import score
+
+        got = score([e["achievements"] for e in ends])
+        out.update({"score": got["score"], "score_low": got["interval"][0],
+                    "score_high": got["interval"][1], "achievements": got["rates"],
+                    "deepest_floor": float(np.mean([e["deepest_floor"] for e in ends]))})  # fmt: skip
+    return out
 
 
 def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL_SEED,
@@ -119,6 +131,7 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
     won = np.zeros(episodes, dtype=bool)
     returns = np.zeros(episodes)
     lengths = np.zeros(episodes, dtype=np.int64)
+    ends: list = [None] * episodes
     while not done.all():
         actions, _ = model.predict(obs, action_masks=venv.action_masks(),
                                    deterministic=deterministic)  # fmt: skip
@@ -128,9 +141,10 @@ def play_batched(task: str, config: dict, model, episodes: int, seed: int = EVAL
         lengths[playing] += 1
         for e in np.flatnonzero(playing & dones):
             won[e] = infos[e]["is_success"]
+            ends[e] = infos[e].get("episode_stats")
         done |= dones
     venv.close()
-    return summarize(int(won.sum()), returns, lengths)
+    return summarize(int(won.sum()), returns, lengths, ends if all(ends) else None)
 
 
 def play_model_file(task: str, config: dict, path: str | Path, episodes: int,
@@ -172,7 +186,7 @@ def play_policy_batched(policy, config: dict, episodes: int, seed: int = EVAL_SE
 
     runs = play(policy, config, range(seed, seed + episodes), sampled)
     return summarize(sum(r["won"] for r in runs), [r["return"] for r in runs],
-                     [r["length"] for r in runs])  # fmt: skip
+                     [r["length"] for r in runs], runs)  # fmt: skip
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
@@ -231,8 +245,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     else:
         policy = random_policy(args.seed) if agent == "random" else scripted_policy()
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)
-    result = {"task": args.task, "config": config, "agent": agent, "model": args.model,
-              "stochastic": args.stochastic or agent == "trained", "seed": args.seed, **result}  # fmt: skip
+    result = {"id": args.task, "version": args.task.rsplit("-", 1)[-1], "task": args.task,
+              "config": config, "agent": agent, "model": args.model,
+              "stochastic": args.stochastic or agent == "trained", "seed": args.seed,
+              "seeds": [args.seed, args.episodes], **result}  # fmt: skip
     if args.json:
         print(json.dumps(result))
     else:
@@ -252,6 +268,12 @@ def format_result(r: dict) -> str:
         f" {r['wins']} won)\n"
         f"  mean return  {r['mean_return']:.3f}\n"
         f"  mean length  {r['mean_length']:.1f} steps"
+        + (
+            f"\n  Delve score  {r['score']:.1f}  (95% CI {r['score_low']:.1f}-{r['score_high']:.1f};"
+            f" deepest floor {r['deepest_floor']:.2f} on average)"
+            if "score" in r
+            else ""
+        )
     )
 
 

@@ -51,7 +51,8 @@ from .variants import (
 __all__ = ["COLUMNS", "POLICIES", "MAX_VARIANTS", "Player", "Preset", "load_preset",
            "parse_overrides", "play_all", "play_run", "lineup", "plan", "report",
            "run_record", "standard_presets", "summarize"]  # fmt: skip
-DEFAULT_OUT = Path("runs/playtest")  # where --adapt keeps its policies when --out is not given
+DEFAULT_OUT = Path("runs/playtest")
+RECORD = 2  # what a kept run holds (2: its achievements): runs kept before are played again  # where --adapt keeps its policies when --out is not given
 
 
 def add_arguments(parser) -> None:
@@ -218,7 +219,7 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
                     source = policy_file(preset, player, adapted, run)
                     if sources is not None:
                         sources[(preset.name, player.name, run)] = source
-                    key = {"config": preset.canonical(), "player": player.name,
+                    key = {"record": RECORD, "config": preset.canonical(), "player": player.name,
                            "policy": digest(source) if source is not None else player.spec,
                            "seeds": [seeds.start, len(seeds)],
                            "attempts": attempts if player.learned else 1}  # fmt: skip

@@ -155,6 +155,7 @@ def run_record(s, e: int, name: str, spec: str, seed: int, steps: int, truncated
         "members_lost": stats["members_lost"], "raises": stats["raises_used"],
         "gold": stats["gold"], "rations": int(s.rations[e]), "paces": stats["paces"],
         "steps": int(steps), "cause": cause, "floor": int(s.floor[e]),
+        "achievements": stats["achievements"],
         "depth": int(s.floor_visited.shape[1] - 1),
     }  # fmt: skip
 

@@ -16,11 +16,13 @@ from pathlib import Path
 import numpy as np
 
 from ...engine.core.params import DIFFICULTIES
+from ...score import score
 from ...stats import mcnemar, paired_difference, pairs, runs_difference, runs_interval, wilson
 from ..files import write_whole
 from .players import LOSS_CAUSES
 
-COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "book home %", "deepest",
+COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "score", "score interval",
+           "book home %", "deepest",
            "members lost", "raises", "gold", "rations", "paces", *(f"lost: {c}" for c in LOSS_CAUSES))  # fmt: skip
 MEANS = (("deepest", "deepest"), ("members lost", "members_lost"), ("raises", "raises"),
          ("gold", "gold"), ("rations", "rations"), ("paces", "paces"))  # fmt: skip
@@ -77,7 +79,8 @@ def run_rates(rs: list[dict], best_of: bool = False, outcome=won) -> list[float]
 
 
 def summarize(runs: list[dict]) -> list[dict]:
-    """One row per (preset, player): the COLUMNS, over every attempt and training run; with
+    """One row per (preset, player): the COLUMNS (the Delve score of `delve_env.score` over
+    every game), over every attempt and training run; with
     several attempts a seed, also `attempts` and `best of K %` (the seeds won in any attempt,
     with its interval); with several training runs (an adapted player's), also `training
     runs` and each run's own rate (`runs' win %`), the interval then holding the runs' spread
@@ -94,8 +97,10 @@ def summarize(runs: list[dict]) -> list[dict]:
             rates = [sum(r["won"] for r in g) / len(g) for g in trained.values()]
             spread = runs_interval(rates)
             low, high = min(low, spread[0]), max(high, spread[1])
+        got = score([r["achievements"] for r in rs])
         row = {"preset": preset, "policy": policy, "runs": n, "win %": 100 * wins / games,
-               "95% interval": (100 * low, 100 * high),
+               "95% interval": (100 * low, 100 * high), "score": got["score"],
+               "score interval": got["interval"],
                "book home %": 100 * sum(r["book_home"] for r in rs) / games}  # fmt: skip
         for col, k in MEANS:
             row[col] = float(np.mean([r[k] for r in rs]))
