@@ -8,7 +8,7 @@ from pathlib import Path
 from training.evaluate import play_batched
 
 CURVE_FIELDS = ("timesteps", "depth", "win_rate", "win_low", "win_high", "mean_return",
-                "mean_length")  # fmt: skip
+                "mean_length", "score", "score_low", "score_high")  # fmt: skip
 
 
 class Curve:
@@ -42,7 +42,7 @@ class Curve:
     def add(self, timesteps: int, config: dict, result: dict) -> dict:
         """Append the row of an evaluation `result` (`evaluate.summarize`) and return it."""
         row = {"timesteps": timesteps, "depth": config.get("depth", ""),
-               **{k: result[k] for k in CURVE_FIELDS[2:]}}  # fmt: skip
+               **{k: result.get(k, "") for k in CURVE_FIELDS[2:]}}  # fmt: skip
         self.rows.append(row)
         with self.csv_path.open("a", newline="") as f:
             csv.DictWriter(f, CURVE_FIELDS).writerow(row)
@@ -50,7 +50,8 @@ class Curve:
             depth = f" depth {row['depth']}" if row["depth"] != "" else ""
             print(f"eval @ {row['timesteps']:>9,} steps{depth}: win rate {row['win_rate']:.3f} "
                   f"({row['win_low']:.2f}-{row['win_high']:.2f}), "
-                  f"return {row['mean_return']:.3f}, length {row['mean_length']:.0f}", flush=True)  # fmt: skip
+                  f"return {row['mean_return']:.3f}, length {row['mean_length']:.0f}"
+                  + (f", score {row['score']:.1f}" if row["score"] != "" else ""), flush=True)  # fmt: skip
         return row
 
 
@@ -63,9 +64,9 @@ def read_curve(csv_path: Path) -> list[dict]:
 
 def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str,
                label: str = "PPO (deterministic)") -> None:  # fmt: skip
-    """Win rate (with its 95% band) and mean return against timesteps, the random-legal
-    baseline's values drawn as horizontal lines, and a dotted line where the curriculum
-    went a floor deeper.
+    """Win rate (with its 95% band), mean return and, where the curve has it, the Delve score
+    (with its band) against timesteps, the random-legal baseline's values drawn as
+    horizontal lines, and a dotted line where the curriculum went a floor deeper.
 
     Args:
         csv_path: A curve CSV written by `Curve`.
@@ -81,7 +82,19 @@ def plot_curve(csv_path: Path, png_path: Path, baseline: dict, title: str,
 
     rows = read_curve(csv_path)
     t = [r["timesteps"] for r in rows]
-    fig, (ax_win, ax_ret) = plt.subplots(1, 2, figsize=(10, 4), constrained_layout=True)
+    scored = all(r.get("score") is not None for r in rows)
+    fig, axes = plt.subplots(1, 3 if scored else 2, figsize=(15 if scored else 10, 4),
+                             constrained_layout=True)  # fmt: skip
+    ax_win, ax_ret = axes[0], axes[1]
+    if scored:
+        ax = axes[2]
+        ax.plot(t, [r["score"] for r in rows], "o-", label=label)
+        ax.fill_between(t, [r["score_low"] for r in rows], [r["score_high"] for r in rows],
+                        alpha=0.2, label="95% bootstrap interval")  # fmt: skip
+        if "score" in baseline:
+            ax.axhline(baseline["score"], color="gray", ls="--", label="random legal")
+        ax.set(xlabel="timesteps", ylabel="Delve score", ylim=(-1, 101))
+        ax.legend(loc="best", fontsize="small")
     ax_win.plot(t, [r["win_rate"] for r in rows], "o-", label=label)
     ax_win.fill_between(t, [r["win_low"] for r in rows], [r["win_high"] for r in rows],
                         alpha=0.2, label="95% Wilson interval")  # fmt: skip
