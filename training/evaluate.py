@@ -55,11 +55,13 @@ def random_policy(seed: int | None) -> Policy:
     return lambda obs, info, env: int(agent.act(info["action_mask"]))
 
 
-def scripted_policy() -> Policy:
-    """The scripted expert (agents/scripted.py; whole-game ids only)."""
+def scripted_policy(fog: bool = False) -> Policy:
+    """The scripted expert (agents/scripted.py; whole-game ids only), or with `fog` the same
+    play on the party's knowledge (agents/fog.py)."""
+    from agents.fog import FogExpert
     from agents.scripted import ScriptedAgent
 
-    agent = ScriptedAgent()
+    agent = FogExpert() if fog else ScriptedAgent()
     return lambda obs, info, env: int(agent.act(env))
 
 
@@ -192,7 +194,7 @@ def play_policy_batched(policy, config: dict, episodes: int, seed: int = EVAL_SE
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = task_parser(__doc__, prog)
     parser.add_argument("model", metavar="MODEL.zip", nargs="?", help="a saved model")
-    parser.add_argument("--agent", choices=("model", "trained", "random", "scripted"),
+    parser.add_argument("--agent", choices=("model", "trained", "random", "scripted", "fog"),
                         help="default: model when MODEL.zip is given; trained: the policy "
                         "shipped for the config's difficulty, sampled")  # fmt: skip
     parser.add_argument("--episodes", type=int, default=200, help="default 200")
@@ -216,7 +218,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         parser.error(f"--stochastic samples a model's actions; --agent {agent} has no model")
     if agent != "model" and args.model:
         parser.error(f"MODEL.zip is for --agent model, not --agent {agent}")
-    if agent in ("scripted", "trained") and args.task in SUBTASKS:
+    if agent in ("scripted", "fog", "trained") and args.task in SUBTASKS:
         parser.error(f"the {agent} agent plays the whole game, not {args.task}")
     if args.model and not Path(args.model).is_file():
         parser.error(f"no such model file: {args.model}")
@@ -243,7 +245,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             parser.error(str(err))
         result = play_policy_batched(policy, config, args.episodes, args.seed, sampled=True)
     else:
-        policy = random_policy(args.seed) if agent == "random" else scripted_policy()
+        policy = random_policy(args.seed) if agent == "random" else \
+            scripted_policy(fog=agent == "fog")  # fmt: skip
         result = play(make_env(args.task, config), policy, args.episodes, args.seed)
     result = {"id": args.task, "version": args.task.rsplit("-", 1)[-1], "task": args.task,
               "config": config, "agent": agent, "model": args.model,
