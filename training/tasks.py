@@ -20,6 +20,7 @@ from delve_env.engine.core.params import DIFFICULTIES
 from delve_env.tools.args import Parser
 
 EVAL_SEED = 1000  # evaluation episodes play seeds EVAL_SEED, EVAL_SEED + 1, ...
+EVAL_SEEDS = 500  # ... the benchmark's held-out games (docs/BASELINES.md): never trained on
 QUICK_MAX_STEPS = 300  # --quick caps episodes (a smoke run, also on the whole game)
 
 

@@ -39,6 +39,7 @@ from delve_env.engine.core.params import DIFFICULTIES, P_DEPTH
 from delve_env.tools.files import writable_folder
 from training.tasks import (
     EVAL_SEED,
+    EVAL_SEEDS,
     QUICK_MAX_STEPS,
     SUBTASKS,
     default_out,
@@ -152,6 +153,14 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         if value < (0 if key in at_least_0 else 1e-12 if key == "learning_rate" else 1):
             least = "at least 0" if key in at_least_0 else "positive"
             parser.error(f"--{key.replace('_', '-')} must be {least}")
+    games = overrides.get("num_envs", hp.num_envs)
+    if args.seed < 0:
+        parser.error(f"--seed must be at least 0, got {args.seed}")
+    if args.seed < EVAL_SEED + EVAL_SEEDS and args.seed + games > EVAL_SEED:
+        parser.error(f"--seed {args.seed}: the training games' first seeds {args.seed}-"
+                     f"{args.seed + games - 1} overlap the evaluation seeds {EVAL_SEED}-"
+                     f"{EVAL_SEED + EVAL_SEEDS - 1}, which no policy may train on "
+                     "(docs/BASELINES.md)")  # fmt: skip
     if args.promote_at is not None and not 0 < args.promote_at <= 1:
         parser.error("--promote-at must be in (0, 1]")
     if args.gamma is not None and not 0 < args.gamma <= 1:
