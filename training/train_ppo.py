@@ -358,11 +358,17 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
         from training.rllib_ppo import train_rllib as run
     else:
         run = train_ppo if trainer == "ppo" else train_sb3
-    timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
-                                     progress=progress, device=device, started=started,
-                                     init=init, starts=starts, on_update=on_update,
-                                     memory=memory, critic=critic, runners=runners,
-                                     learners=learners, ray_address=ray_address)  # fmt: skip
+    try:
+        timesteps, schedule, final = run(task, stages, hp, out, seed, curve, extractor=extractor,
+                                         progress=progress, device=device, started=started,
+                                         init=init, starts=starts, on_update=on_update,
+                                         memory=memory, critic=critic, runners=runners,
+                                         learners=learners, ray_address=ray_address)  # fmt: skip
+    except KeyboardInterrupt:
+        kept = last_checkpoint(out)
+        print(f"interrupted: the last checkpoint is {kept}" if kept else
+              "interrupted before the first checkpoint: nothing kept", file=sys.stderr)  # fmt: skip
+        raise
     title = f"{task} " + " ".join(f"{k}={v}" for k, v in config.items() if k != "task")
     label = "PPO (sampled)" if hp.sampled else "PPO (deterministic)"
     plot_curve(out / "curve.csv", out / "curve.png", baseline, title, label)
@@ -395,6 +401,24 @@ def train(task: str, config: dict, hp, out: Path, seed: int = 0, extractor: str 
                        ("run.json", "config, hyperparameters, baseline, final evaluation")):  # fmt: skip
         print(f"  {out / path}  {what}")
     return out / "model.zip"
+
+
+def last_checkpoint(out: Path) -> Path | None:
+    """The latest whole checkpoint under out/checkpoints (they are written under a temporary
+    name and renamed, so none is ever half a file), or None."""
+    kept = sorted((Path(out) / "checkpoints").glob("model_*_steps.zip"),
+                  key=lambda p: int(p.stem.split("_")[1]))  # fmt: skip
+    return kept[-1] if kept else None
+
+
+def save_whole(save, path: Path) -> None:
+    """`save(tmp)` under a temporary name beside `path`, then renamed to it."""
+    tmp = path.with_name(f".tmp-{path.name}")
+    try:
+        save(tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
@@ -444,7 +468,10 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
         while ppo.num_timesteps < hp.timesteps:
             ppo.train(games, hp.eval_every, log, started, hp.timesteps, after_update)
             log_file.flush()
-            ppo.net.export(meta).save(out / "checkpoints" / f"model_{ppo.num_timesteps}_steps.zip")
+            save_whole(
+                ppo.net.export(meta).save,
+                out / "checkpoints" / f"model_{ppo.num_timesteps}_steps.zip",
+            )
             row = point(stages[stage])
             if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
                 stage += 1  # the curriculum moves on: a new batch of games one floor deeper
@@ -480,7 +507,7 @@ def train_sb3(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
     # start of a longer one, step for step (a checkpoint of one is the other's model)
     while model.num_timesteps < hp.timesteps:
         model.learn(total_timesteps=hp.eval_every, reset_num_timesteps=False, progress_bar=progress)
-        model.save(out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
+        save_whole(model.save, out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
         row = curve.evaluate(model, stages[stage])
         if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
             stage += 1  # the curriculum moves on: a new batch of games one floor deeper
