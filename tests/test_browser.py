@@ -4,6 +4,7 @@ installed; CI installs it (.ci/run)."""
 
 import base64
 import json
+import os
 import shutil
 
 import numpy as np
@@ -198,3 +199,13 @@ def test_playtest_html_charts_hold_the_json_s_numbers_and_its_games_replay(brows
                                      "cs => cs.map(c => Number(c.textContent))")  # fmt: skip
     assert wins == sorted(wins)
     assert seen == {"errors": [], "requests": []}
+    shots = os.environ.get("DELVE_SCREENSHOTS")  # the docs' pictures, made by this run
+    if shots:
+        page.set_viewport_size({"width": 1180, "height": 900})
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=f"{shots}/playtest-charts.png")
+        fight = page.evaluate("""(() => { for (let i = 0; i < DATA.games.length; i++) {
+            const k = DATA.games[i].steps.findIndex(s => s.log.length > 0);
+            if (k > 0) return [i, k]; } return null; })()""")
+        page.evaluate(f"load({fight[0]}).then(() => show({fight[1]}))")
+        page.locator("#player").screenshot(path=f"{shots}/playtest-replay.png")

@@ -210,7 +210,7 @@ function sweepChart() {  // win rate against the swept value, a line a (base, pl
     const color = COLORS[policies.indexOf(l.policy) % 10];
     el("polyline", {points: l.values.map((v, i) => `${X(v)},${Y(l["win %"][i])}`).join(" "),
                     fill: "none", stroke: color}, svg);
-    el("text", {x: x0 + pw + 10, y: y0 + 14 * j + 10, fill: color}, svg, l.label);
+    el("text", {x: x0 + pw + 10, y: y0 + 14 * j + 10, style: `fill: ${color}`}, svg, l.label);
     l.values.forEach((v, i) => {
       const [a, b] = l.intervals[i];
       el("line", {x1: X(v), x2: X(v), y1: Y(a), y2: Y(b), stroke: color}, svg);
