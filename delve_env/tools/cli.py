@@ -20,6 +20,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from ..engine.core.actions import (
     A_LOOT,
@@ -32,7 +33,7 @@ from ..engine.core.actions import (
 )
 from ..engine.core.params import DIFFICULTIES
 from .args import Parser
-from .files import writable_file, write_whole
+from .files import writable_file, writable_folder, write_whole
 
 # Short keys for `play`: w/a/s/d move, then one letter per common action.
 ACTION_KEYS = {
@@ -384,6 +385,37 @@ def cmd_playtest(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from err
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """A person plays a preset or a variant in the browser (delve_env/ui/serve.py)."""
+    from ..config import Config
+    from ..ui.serve import serve
+    from .playtest.variants import load_preset, parse_overrides, parse_variant
+
+    try:
+        config = {"difficulty": args.preset, **parse_overrides(args.set)}
+        if args.variant and args.preset_file:
+            raise ValueError("--variant and --preset-file: play one variant at a time")
+        if args.variant:
+            config.update(parse_variant(args.variant)[1])
+        if args.preset_file:
+            config = {**parse_overrides(args.set), **load_preset(args.preset_file).config}
+        Config.from_kwargs(**config)
+        out = writable_folder(args.out)
+        server = serve(config, out, args.host, args.port)
+    except OSError as err:
+        raise UsageError(f"--host {args.host} --port {args.port}: {err.strerror or err}") from None
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    host, port = server.server_address[:2]
+    print(f"Delve at http://{host}:{port}/ (?seed=N for a seed); each game is kept in {out}/; "
+          "Ctrl-C stops", flush=True)  # fmt: skip
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
+
+
 def cmd_tune(args: argparse.Namespace) -> int:
     from .playtest.tune import run
 
@@ -519,6 +551,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_playtest_arguments(playtest)
     playtest.set_defaults(func=cmd_playtest)
+
+    srv = sub.add_parser("serve", help="play in the browser, each game kept as a replay")
+    srv.add_argument("--preset", choices=DIFFICULTIES, default="normal", help="default normal")
+    srv.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="a config override (e.g. guard_chance=0.9)")  # fmt: skip
+    srv.add_argument("--variant", default=None, metavar="NAME:KEY=V,KEY=V",
+                     help="a variant of the preset, as delve playtest takes it")  # fmt: skip
+    srv.add_argument("--preset-file", default=None, metavar="FILE.json",
+                     help="a custom preset, as delve playtest takes it")  # fmt: skip
+    srv.add_argument("--out", type=Path, default=Path("runs/serve"),
+                     help="where each game's replay is kept (default runs/serve)")  # fmt: skip
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="the address to listen on (default 127.0.0.1: this machine only)")  # fmt: skip
+    srv.add_argument("--port", type=_non_negative_int, default=8000,
+                     help="default 8000; 0 for any free port")  # fmt: skip
+    srv.set_defaults(func=cmd_serve)
 
     tune = sub.add_parser(
         "tune",

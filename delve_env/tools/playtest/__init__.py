@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing as mp
+import sys
 import time
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--html-games", type=int, default=2, metavar="K",
                         help="playtest.html holds, of every preset and player, up to K lost "
                              "games and one won, replayable (default 2; 0 for none)")  # fmt: skip
+    parser.add_argument("--human", type=Path, default=None, metavar="DIR",
+                        help="also the player 'human': the finished games kept in DIR by "
+                             "delve serve, each counted for the preset whose game it plays "
+                             "(paired with the others on the seeds they share)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -289,6 +294,9 @@ def run(args) -> int:
         raise ValueError("--adapt trains with torch: pip install -e '.[train]'") from None
     except OSError as err:  # a preset file that cannot be read
         raise ValueError(str(err)) from None
+    if args.human is not None and not args.human.is_dir():
+        raise ValueError(f"--human {args.human}: no such folder (delve serve --out keeps a "
+                         "person's games there)")  # fmt: skip
     out = args.out if args.out is not None or adapt is None else DEFAULT_OUT
     if out is not None:
         writable_folder(out)
@@ -299,10 +307,18 @@ def run(args) -> int:
     sources: dict = {}
     runs = play_all(presets, cast, seeds, workers, not args.no_progress, args.attempts, adapt, out,
                     seconds, args.adapt_runs, sources)  # fmt: skip
+    if args.human is not None:
+        from .players import human_runs
+
+        people, left = human_runs(args.human, presets)
+        runs += people
+        for line in left:
+            print(f"--human: left out {line}", file=sys.stderr)
     seconds["all"] = time.perf_counter() - started
     meta = {"presets": [{"name": p.name, "config": p.config, "base": p.base,
                          "changes": p.changes} for p in presets],
-            "players": [p.name for p in cast], "seeds": [seeds.start, len(seeds)],
+            "players": [p.name for p in cast] + (["human"] if args.human is not None else []),
+            "seeds": [seeds.start, len(seeds)],
             "attempts": args.attempts, "adapt": adapt,
             "adapt_runs": args.adapt_runs if adapt is not None else None, "workers": workers,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip

@@ -72,12 +72,17 @@ def held_games(runs: list[dict], presets: list, cast: list, sources: dict, k: in
     players = {p.name: p for p in cast}
     atlas, games = Atlas(), []
     for r in chosen(runs, k):
-        player = players.get(r["policy"])
-        source = sources.get((r["preset"], r["policy"], 0))
-        policy = None if player is None else player_policy(player, source, r["seed"])
-        if policy is None:
-            continue
-        replay = record(configs[r["preset"]], r["seed"], policy)
+        if "replay" in r:  # a person's game: its own replay
+            from ..replay import load
+
+            replay = load(r["replay"])
+        else:
+            player = players.get(r["policy"])
+            source = sources.get((r["preset"], r["policy"], 0))
+            policy = None if player is None else player_policy(player, source, r["seed"])
+            if policy is None:
+                continue
+            replay = record(configs[r["preset"]], r["seed"], policy)
         game = film(replay, atlas)
         if any(game["end"][key] != r[key] for key in ("won", "cause", "floor", "deepest", "steps")):
             raise RuntimeError(f"{r['policy']} on {r['preset']} seed {r['seed']}: the game "

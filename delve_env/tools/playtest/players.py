@@ -285,3 +285,46 @@ def play_sb3(preset: Preset, player: Player, path: str, seeds: range) -> list[di
 
 def difficulty_of(preset: Preset) -> str:
     return Config.from_kwargs(**preset.config).difficulty
+
+
+# --- a person's games, from `delve serve` -------------------------------------------------------
+
+
+def human_runs(folder: str | Path, presets: list[Preset]) -> tuple[list[dict], list[str]]:
+    """The finished games of the replays in `folder` (`delve serve` keeps one a game) as the
+    player "human" of the preset whose game each plays, each re-simulated and checked step
+    by step; (runs, what was left out and why)."""
+    from ...env import DelveEnv
+    from ..replay import load, state_hash
+
+    by_config = {json.dumps(p.canonical(), sort_keys=True, default=list): p for p in presets}
+    runs, left = [], []
+    for path in sorted(Path(folder).glob("*.json")):
+        try:
+            data = load(path)
+        except (OSError, ValueError) as err:
+            left.append(f"{path.name}: {err}")
+            continue
+        config = {**data["config"], "party": tuple(data["config"]["party"])}
+        preset = by_config.get(json.dumps(Config.from_kwargs(**config).snapshot_dict(),
+                                          sort_keys=True, default=list))  # fmt: skip
+        if preset is None:
+            left.append(f"{path.name}: a game of no preset of this playtest")
+            continue
+        env = DelveEnv(**config)
+        env.reset(seed=data["seed"])
+        done = truncated = False
+        for k, action in enumerate(data["actions"], start=1):
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+            if state_hash(env) != data["hashes"][k]:
+                left.append(f"{path.name}: differs from this Delve at step {k}")
+                break
+        else:
+            if not done:
+                left.append(f"{path.name}: not finished ({len(data['actions'])} steps)")
+                continue
+            record = run_record(env.engine.state, 0, preset.name, "human", data["seed"],
+                                len(data["actions"]), truncated and not terminated)  # fmt: skip
+            runs.append({**record, "replay": str(path)})
+    return runs, left

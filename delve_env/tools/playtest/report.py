@@ -129,10 +129,12 @@ def mean_interval(seeds: dict[int, list[dict]]) -> tuple[float, float]:
     return max(0.0, rates.mean() - half), min(1.0, rates.mean() + half)
 
 
-def compare(variant: list[dict], base: list[dict], best_of: bool = False, outcome=won) -> dict:
+def compare(variant: list[dict], base: list[dict], best_of: bool = False, outcome=won,
+            shared: bool = False) -> dict:  # fmt: skip
     """The paired comparison of one player's runs on a variant and on its base (the same
     seeds): the rate of `outcome` (by default a win) on each seed's first attempt, or with
-    `best_of` in any attempt.
+    `best_of` in any attempt. With `shared` (a person's games, on whatever seeds they
+    played), only the seeds both sides played are paired.
 
     A player of several training runs (on both sides) is compared across its runs
     (`stats.runs_difference`): the games' dice alone would star a difference the runs'
@@ -142,9 +144,9 @@ def compare(variant: list[dict], base: list[dict], best_of: bool = False, outcom
     tables = []
     for v_games, b_games in zip(v_runs.values(), b_runs.values()):
         v, b = outcomes(v_games, best_of, outcome), outcomes(b_games, best_of, outcome)
-        if set(v) != set(b):
+        if set(v) != set(b) and not shared:
             raise ValueError("a variant and its base must play the same seeds")
-        seeds = sorted(v)
+        seeds = sorted(set(v) & set(b))
         tables.append(pairs([v[s] for s in seeds], [b[s] for s in seeds]))
     table = tuple(int(sum(t[i] for t in tables)) for i in range(4))
     if len(v_runs) > 1 and len(b_runs) > 1:
@@ -172,7 +174,10 @@ def comparisons(
         base = bases.get(preset)
         if base is None or (base, policy) not in grouped:
             continue
-        first = compare(rs, grouped[(base, policy)])
+        human = policy == "human"
+        if human and not {r["seed"] for r in rs} & {r["seed"] for r in grouped[(base, policy)]}:
+            continue  # a person's games share no seed with the base's: nothing to pair
+        first = compare(rs, grouped[(base, policy)], shared=human)
         entry = {"preset": preset, "base": base, "policy": policy, **first,
                  "base row": rows[(base, policy)], "row": rows[(preset, policy)]}  # fmt: skip
         if len(first_attempts(rs)) < len(rs):
@@ -217,7 +222,10 @@ def floor_differences(runs: list[dict], bases: dict[str, str]) -> list[dict]:
         if base is None or (base, policy) not in grouped:
             continue
         depth = max(r["depth"] for r in rs + grouped[(base, policy)])
-        floors = [compare(rs, grouped[(base, policy)], outcome=lost_on(f))
+        human = policy == "human"
+        if human and not {r["seed"] for r in rs} & {r["seed"] for r in grouped[(base, policy)]}:
+            continue
+        floors = [compare(rs, grouped[(base, policy)], outcome=lost_on(f), shared=human)
                   for f in range(depth + 1)]  # fmt: skip
         out.append({"preset": preset, "base": base, "policy": policy, "floors": floors})
     return out
