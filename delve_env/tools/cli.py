@@ -546,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
         "playtest",
         help="difficulty report: players play many seeds of each preset and variant",
         description="Win and book-home rates with 95% intervals, deepest floor, losses by "
-        "cause and floor, survival per floor, DIFF-1, and each variant against its base on the "
+        "cause, the hazard per floor, DIFF-1, and each variant against its base on the "
         "same seeds (delve_env/tools/playtest/).",
     )
     add_playtest_arguments(playtest)

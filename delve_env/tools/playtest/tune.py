@@ -415,12 +415,18 @@ def run(args) -> int:
             search.crossing is not None:  # fmt: skip
         confirmation = confirm(prober, search, asked["confirm"])
     seconds["all"] = time.perf_counter() - started
-    data = summary(search, asked, args, confirmation, seconds)
+    return written(out, summary(search, asked, args, confirmation, seconds), prober, markdown,
+                   plot)  # fmt: skip
+
+
+def written(out: Path, data: dict, prober: Prober, words, picture) -> int:
+    """tune.md (`words(data, runs)`), tune.json and tune.png (`picture(data, path)`), each
+    written whole; the markdown printed."""
     runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
-    text = markdown(data, runs)
+    text = words(data, runs)
     write_whole(out / "tune.md", text)
     write_whole(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
-    plot(data, out / "tune.png")
+    picture(data, out / "tune.png")
     print(text, end="")
     return 0
 
@@ -519,11 +525,4 @@ def run_map(args, asked: dict, prober: Prober, out: Path, seconds: dict, started
     grids = tuple(grid_values(lo, hi, integer) for integer, lo, hi in asked["spans"])
     m = tune_map(prober, tuple(asked["keys"]), grids, args.target, args.cap)
     seconds["all"] = time.perf_counter() - started
-    data = map_summary(m, asked, args, seconds)
-    runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
-    text = map_markdown(data, runs)
-    write_whole(out / "tune.md", text)
-    write_whole(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
-    map_plot(data, out / "tune.png")
-    print(text, end="")
-    return 0
+    return written(out, map_summary(m, asked, args, seconds), prober, map_markdown, map_plot)
