@@ -12,10 +12,26 @@ from delve_env.tools import cli
 from delve_env.tools.playtest import players as players_module
 
 pytestmark = pytest.mark.fast
+HEADER = """# Bad input: what every command says
+
+Every `delve` command refuses bad input before any game or training, in one line naming the
+argument and what is allowed, with exit status 2 and nothing written. The cases below are
+tests/test_bad_input.py's, each with the line it gets (DIR: the test's folder; as root,
+`/sys` stands for a folder that cannot be written). Regenerate with `python
+tests/test_bad_input.py > docs/ERRORS.md`.
+
+"""
 
 
 @pytest.fixture
 def files(tmp_path):
+    paths = bad_files(tmp_path)
+    yield paths
+    if paths["readonly"] != Path("/sys"):
+        paths["readonly"].chmod(0o755)
+
+
+def bad_files(tmp_path: Path) -> dict:
     """Bad files of every kind: missing, empty, corrupt, truncated, of another kind; a file
     where a folder is wanted; a read-only folder."""
     from delve_env.policy import shipped_path
@@ -37,9 +53,7 @@ def files(tmp_path):
         paths["readonly"].mkdir()
         paths["readonly"].chmod(0o555)
     paths["json"].write_text("{not json")
-    yield paths
-    if paths["readonly"] != Path("/sys"):
-        paths["readonly"].chmod(0o755)
+    return paths
 
 
 def cases(f):
@@ -97,6 +111,43 @@ def cases(f):
     }  # fmt: skip
 
 
+def refusal(command: str, args: list[str]) -> tuple[int, str]:
+    """(exit status, what stderr said) of `delve COMMAND ARGS`."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            code = cli.main([command, *args])
+        except SystemExit as done:  # argparse's own refusals exit as the console script does
+            code = done.code
+    return code, err.getvalue()
+
+
+def markdown(tmp_path: Path) -> str:
+    """docs/ERRORS.md's table: every case of the battery and the line it gets."""
+    f = bad_files(tmp_path)
+    rows = ["| command | arguments | exit | the line |", "|---|---|---|---|"]
+    for command, table in cases(f).items():
+        for args, _ in table:
+            code, err = refusal(command, args)
+            shown = " ".join(args).replace(str(tmp_path), "DIR")
+            line = err.strip().replace(str(tmp_path), "DIR").replace("|", "\\|")
+            rows.append(f"| {command} | `{shown}` | {code} | {line} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_errors_doc_lists_every_case(files):
+    page = (Path(__file__).resolve().parents[1] / "docs" / "ERRORS.md").read_text()
+    for command, table in cases(files).items():
+        for args, _ in table:
+            shown = " ".join(args).replace(str(files["blocker"].parent), "DIR")
+            assert f"| {command} | `{shown}` |" in page, (
+                "regenerate docs/ERRORS.md: python tests/test_bad_input.py > docs/ERRORS.md"
+            )
+
+
 def commands() -> list[str]:
     parser = cli.build_parser()
     (sub,) = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
@@ -114,13 +165,15 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(command, files, capsys,
     monkeypatch.setattr(players_module, "play_run", lambda job: pytest.fail("a game was played"))
     before = sorted(p.name for p in tmp_path.rglob("*"))
     for args, says in cases(files)[command]:
-        try:
-            code = cli.main([command, *args])
-        except SystemExit as done:  # argparse's own refusals exit as the console script does
-            code = done.code
-        err = capsys.readouterr().err
+        code, err = refusal(command, args)
         assert code == 2, (command, args, err)
         assert "Traceback" not in err, (command, args, err)
         lines = err.strip().splitlines()
         assert len(lines) == 1 and says in lines[0], (command, args, err)
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+if __name__ == "__main__":  # docs/ERRORS.md
+    import tempfile
+
+    print(HEADER + markdown(Path(tempfile.mkdtemp())), end="")

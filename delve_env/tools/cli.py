@@ -342,7 +342,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         data = replay.load(args.file)
         if args.html is not None:
             writable_file(args.html, "--html")
-    except (OSError, ValueError) as err:
+    except OSError as err:
+        raise UsageError(f"{args.file}: {err.strerror or err}") from None
+    except ValueError as err:
         raise UsageError(str(err)) from None
     if args.html is not None:
         from ..ui.page import game_page
@@ -482,7 +484,10 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 
 def _non_negative_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0: {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
     return value
