@@ -173,6 +173,15 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(command, files, capsys,
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
+def test_a_dataset_whose_folder_cannot_be_written_is_refused_before_any_game(files, capsys,
+                                                                            monkeypatch):  # fmt: skip
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(files["readonly"] / "datasets"))
+    monkeypatch.setattr("delve_env.tools.dataset.play_episode",
+                        lambda *a, **k: pytest.fail("a game was played"))  # fmt: skip
+    code, err = refusal("dataset", ["--out", "delve/x-v0", "--episodes", "2"])
+    assert code == 2 and "MINARI_DATASETS_PATH" in err and len(err.strip().splitlines()) == 1
+
+
 if __name__ == "__main__":  # docs/ERRORS.md
     import tempfile
 

@@ -15,13 +15,16 @@ not at all; an existing NAME is refused unless `--force`. Needs `pip install -e 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 
 from ..engine.core.params import DIFFICULTIES
 from .args import Parser
+from .files import writable_folder
 
 AGENTS = ("scripted", "fog", "trained", "random")
 IDS = {"easy": "Delve-Easy-v0", "normal": "Delve-v0", "hard": "Delve-Hard-v0"}
@@ -109,6 +112,8 @@ def write(name: str, agent: str, preset: str, episodes: int, seed: int = 0,
     if "/" not in name or not name.rsplit("-v", 1)[-1].isdigit():
         raise ValueError(f"--out {name!r}: a dataset name is NAMESPACE/NAME-vN, e.g. "
                          f"delve/easy-{agent}-v0")  # fmt: skip
+    root = Path(os.environ.get("MINARI_DATASETS_PATH") or Path.home() / ".minari" / "datasets")
+    writable_folder(root, "the datasets' folder (MINARI_DATASETS_PATH)")  # before any game
     if name in minari.list_local_datasets() and not force:
         raise ValueError(f"dataset {name!r} exists (--force replaces it)")
     env_id = IDS[preset]
