@@ -62,19 +62,17 @@ def player_policy(player: Player, source, seed: int):
     return Agent(PolicyNet.load(source), seed, sampled=player.sampled)
 
 
-def held_games(runs: list[dict], presets: list, cast: list, sources: dict, k: int,
-               progress=None) -> tuple[list[dict], Atlas]:  # fmt: skip
-    """The games the page holds (`chosen`), each played again alone, checked against its
-    playtest record and filmed."""
-    from ..replay import record
+def held_games(runs: list[dict], presets: list, cast: list, sources: dict,
+               k: int) -> tuple[list[dict], Atlas]:  # fmt: skip
+    """The games the page holds (`chosen`), each played again alone (a person's from its own
+    replay), checked against its playtest record and filmed."""
+    from ..replay import load, record
 
     configs = {p.name: p.config for p in presets}
     players = {p.name: p for p in cast}
     atlas, games = Atlas(), []
     for r in chosen(runs, k):
-        if "replay" in r:  # a person's game: its own replay
-            from ..replay import load
-
+        if "replay" in r:
             replay = load(r["replay"])
         else:
             player = players.get(r["policy"])
@@ -92,8 +90,6 @@ def held_games(runs: list[dict], presets: list, cast: list, sources: dict, k: in
                               + ("won" if r["won"] else f"lost on floor {r['floor']} "
                                                         f"({r['cause']})")})  # fmt: skip
         games.append(game)
-        if progress is not None:
-            progress()
     return games, atlas
 
 
