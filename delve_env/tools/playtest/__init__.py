@@ -6,7 +6,10 @@ whether each variant changes that against its base (the same seeds, paired). The
 
 - variants.py: the presets, overrides, sweeps and named variants, as a plan of what to play;
 - players.py: who plays (from the scripted expert to a novice) and playing them;
-- report.py: the rows, the paired comparisons, DIFF-1, the markdown, JSON and PNG;
+- report.py: the rows, the paired comparisons (across training runs for an adapted
+  player), the hazard per floor, DIFF-1, the markdown, JSON and PNG;
+- html.py: playtest.html, the report and its games to look at in a browser;
+- search.py and tune.py: `delve tune`, the value of a rule number that gives a target rate;
 - training/adapt.py: the shipped policy adapted to a variant (`--adapt`).
 
 With `--out`, every finished (preset, player) is kept under OUT/runs/ and every adapted policy
