@@ -78,8 +78,8 @@ def test_ctrl_c_keeps_the_last_checkpoint_and_says_where(tmp_path, monkeypatch, 
 
     def trained_a_while(task, stages, hp, out, seed, curve, **kwargs):
         for steps in (4096, 8192):
-            train_ppo.save_whole(lambda p, n=steps: Path(p).write_text(f"weights at {n}"),
-                                 out / "checkpoints" / f"model_{steps}_steps.zip")  # fmt: skip
+            files.save_whole(out / "checkpoints" / f"model_{steps}_steps.zip",
+                             lambda p, n=steps: Path(p).write_text(f"weights at {n}"))  # fmt: skip
         raise KeyboardInterrupt
 
     monkeypatch.setattr(train_ppo, "train_ppo", trained_a_while)

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from delve_env.config import Config
 from delve_env.engine.core.params import DIFFICULTIES, P_DEPTH
-from delve_env.tools.files import writable_folder
+from delve_env.tools.files import save_whole, writable_folder
 from training.tasks import (
     EVAL_SEED,
     EVAL_SEEDS,
@@ -411,16 +411,6 @@ def last_checkpoint(out: Path) -> Path | None:
     return kept[-1] if kept else None
 
 
-def save_whole(save, path: Path) -> None:
-    """`save(tmp)` under a temporary name beside `path`, then renamed to it."""
-    tmp = path.with_name(f".tmp-{path.name}")
-    try:
-        save(tmp)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *, device: str,
               started: float, init=None, starts=None, on_update=None, memory: bool = False,
               critic: bool = False, **_) -> tuple[int, list[dict], dict]:  # fmt: skip
@@ -469,8 +459,8 @@ def train_ppo(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
             ppo.train(games, hp.eval_every, log, started, hp.timesteps, after_update)
             log_file.flush()
             save_whole(
-                ppo.net.export(meta).save,
                 out / "checkpoints" / f"model_{ppo.num_timesteps}_steps.zip",
+                ppo.net.export(meta).save,
             )
             row = point(stages[stage])
             if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
@@ -507,7 +497,7 @@ def train_sb3(task: str, stages: list[dict], hp, out: Path, seed: int, curve, *,
     # start of a longer one, step for step (a checkpoint of one is the other's model)
     while model.num_timesteps < hp.timesteps:
         model.learn(total_timesteps=hp.eval_every, reset_num_timesteps=False, progress_bar=progress)
-        save_whole(model.save, out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip")
+        save_whole(out / "checkpoints" / f"model_{model.num_timesteps}_steps.zip", model.save)
         row = curve.evaluate(model, stages[stage])
         if row["win_rate"] >= hp.promote_at and stage + 1 < len(stages):
             stage += 1  # the curriculum moves on: a new batch of games one floor deeper

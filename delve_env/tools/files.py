@@ -43,16 +43,20 @@ def writable_file(path: str | Path, option: str = "--out") -> Path:
     return path
 
 
-def write_whole(path: str | Path, data: str | bytes) -> None:
-    """`data` at `path`, whole or not at all: written under a temporary name beside it, then
-    renamed over it; a failure on the way removes the temporary file and raises."""
+def save_whole(path: str | Path, save) -> None:
+    """`save(tmp)` writes the file under a temporary name beside `path` (keeping its suffix,
+    so a writer that reads the format off the name still can), then it is renamed over
+    `path`; a failure on the way removes the temporary file and raises."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
     try:
-        if isinstance(data, bytes):
-            tmp.write_bytes(data)
-        else:
-            tmp.write_text(data)
+        save(tmp)
         tmp.replace(path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def write_whole(path: str | Path, data: str | bytes) -> None:
+    """`data` at `path`, whole or not at all (`save_whole`)."""
+    save_whole(path, lambda tmp: tmp.write_bytes(data) if isinstance(data, bytes)
+               else tmp.write_text(data))  # fmt: skip

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from ...engine.core.params import DIFFICULTIES
-from ..files import writable_folder
+from ..files import writable_folder, write_whole
 from .players import (
     POLICIES,
     Player,
@@ -167,9 +167,7 @@ def keyed(out: Path | None, preset: Preset, player: Player, key: dict, run: int 
 def keep(path: Path | None, key: dict, runs: list[dict]) -> None:
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"key": key, "runs": runs}) + "\n")
-        tmp.replace(path)  # a file is whole or absent
+        write_whole(path, json.dumps({"key": key, "runs": runs}) + "\n")  # whole or absent
 
 
 def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progress: bool = True,

@@ -18,7 +18,7 @@ import numpy as np
 from ...engine.core.params import DIFFICULTIES
 from ...score import score
 from ...stats import mcnemar, paired_difference, pairs, runs_difference, runs_interval, wilson
-from ..files import write_whole
+from ..files import save_whole, write_whole
 from .players import LOSS_CAUSES
 
 COLUMNS = ("preset", "policy", "runs", "win %", "95% interval", "score", "score interval",
@@ -398,7 +398,7 @@ def plot(rows: list[dict], curves: dict, sweeps: list[dict], path: Path) -> None
         ax.set_ylim(0, 102)
         ax.legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    save_whole(path, lambda tmp: fig.savefig(tmp, dpi=100))
     plt.close(fig)
 
 

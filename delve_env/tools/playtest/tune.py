@@ -19,7 +19,7 @@ import numpy as np
 
 from ...config import TUNABLES, Config
 from ...engine.core.params import DIFFICULTIES
-from ..files import writable_folder, write_whole
+from ..files import save_whole, writable_folder, write_whole
 from .players import Player, lineup
 from .report import hazard, hazard_lines, lost_on, table
 from .search import Outcome, Search, grid_values, tune, tune_map
@@ -393,10 +393,8 @@ def plot(data: dict, path: Path) -> None:
     ax.set_title(f"{data['preset']}, {data['player']}: {data['verdict']}")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=100)
+    save_whole(path, lambda tmp: fig.savefig(tmp, dpi=100))
     plt.close(fig)
-    tmp.replace(path)
 
 
 def run(args) -> int:
@@ -513,10 +511,8 @@ def map_plot(data: dict, path: Path) -> None:
                  f"{data['target %']:.0f}% (red: the target's contour)", fontsize=9)  # fmt: skip
     fig.colorbar(shown, ax=ax, label=f"{data['rate']} % (played cells)")
     fig.tight_layout()
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=100)
+    save_whole(path, lambda tmp: fig.savefig(tmp, dpi=100))
     plt.close(fig)
-    tmp.replace(path)
 
 
 def run_map(args, asked: dict, prober: Prober, out: Path, seconds: dict, started: float) -> int:
