@@ -209,3 +209,55 @@ def test_playtest_html_charts_hold_the_json_s_numbers_and_its_games_replay(brows
             if (k > 0) return [i, k]; } return null; })()""")
         page.evaluate(f"load({fight[0]}).then(() => show({fight[1]}))")
         page.locator("#player").screenshot(path=f"{shots}/playtest-replay.png")
+
+
+@pytest.fixture(scope="module")
+def tune_page(tmp_path_factory):
+    """A small tune's tune.html: the scripted expert's win rate against max_steps."""
+    out = tmp_path_factory.mktemp("tune")
+    assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "max_steps", "--range",
+                 "100,600", "--target", "0.5", "--policy", "scripted", "--seeds", "6",
+                 "--workers", "1", "--confirm", "0", "--html-games", "1", "--no-progress",
+                 "--out", str(out)]) == 0  # fmt: skip
+    return json.loads((out / "tune.json").read_text()), out / "tune.html"
+
+
+def test_tune_html_draws_the_probes_the_target_and_the_crossing_and_replays_their_games(
+        browser, tune_page):  # fmt: skip
+    data, path = tune_page
+    page, seen = open_page(browser, path)
+    assert page.locator("h1").text_content() == (path.parent / "tune.md").read_text() \
+        .splitlines()[0].lstrip("# ")  # fmt: skip
+    probes = page.eval_on_selector_all(
+        "#wins circle[data-rate]", "ms => ms.map(m => [Number(m.dataset.value), "
+        "Number(m.dataset.rate), Number(m.dataset.low), Number(m.dataset.high)])")  # fmt: skip
+    assert probes == [[p["value"], p["rate %"], *p["95% interval"]] for p in data["probes"]]
+    # the target's line lies at the target's height, the crossing's band over its interval
+    y = page.evaluate("""(() => { const t = document.querySelector('#wins line.target');
+        const svg = t.ownerSVGElement, dots = [...svg.querySelectorAll('circle[data-rate]')];
+        const a = dots.find(d => Number(d.dataset.rate) === 0);
+        const b = dots.find(d => Number(d.dataset.rate) === 100) || dots[dots.length - 1];
+        return [Number(t.getAttribute('y1')), Number(a.getAttribute('cy')),
+                Number(b.getAttribute('cy')), Number(b.dataset.rate)]; })()""")
+    target_y, zero_y, other_y, other = y
+    assert target_y == pytest.approx(zero_y + (other_y - zero_y) * data["target %"] / other)
+    band = page.eval_on_selector("#wins rect.crossing", "r => [Number(r.getAttribute('x')), "
+                                 "Number(r.getAttribute('width'))]")  # fmt: skip
+    xs = page.eval_on_selector_all("#wins circle[data-rate]", "ms => ms.map(m => "
+                                   "[Number(m.dataset.value), Number(m.getAttribute('cx'))])")  # fmt: skip
+    (v0, x0), (v1, x1) = xs[0], xs[-1]
+    at = [x0 + (x1 - x0) * (v - v0) / (v1 - v0) for v in data["interval"]]
+    assert band == pytest.approx([at[0], at[1] - at[0]])
+    # a probe is a row: its mark lists that probe's held games, which replay the probe's run
+    rows = page.eval_on_selector_all("#wins circle[data-win]", "ms => ms.map(m => "
+                                     "[m.dataset.preset, Number(m.dataset.win)])")  # fmt: skip
+    assert [r[0] for r in rows] == [f"easy max_steps={p['value']}" for p in data["probes"]]
+    assert [r[1] for r in rows] == pytest.approx([p["rate %"] for p in data["probes"]])
+    page.click("#wins circle[data-preset='easy max_steps=100']")
+    assert page.locator("#chosen").text_content().startswith("easy max_steps=100, scripted:")
+    page.click("#chosen a")
+    game = page.evaluate("G.seed"), page.evaluate("G.preset")
+    run = next(r for r in data["runs"] if (r["seed"], f"easy max_steps={r['value']}") == game)
+    assert not run["won"] and page.evaluate("G.end.cause") == run["cause"] == "out of steps"
+    assert page.evaluate("G.steps.length") - 1 == run["steps"] == 100
+    assert seen == {"errors": [], "requests": []}

@@ -105,11 +105,14 @@ def test_two_keys_map_the_target_s_contour_without_playing_the_whole_grid():
 def test_delve_tune_of_two_keys_writes_its_map(tmp_path):
     assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "band_size", "--key",
                  "guard_chance", "--range", "1,3", "--target", "0.5", "--policy", "random",
-                 "--seeds", "6", "--cap", "5", "--no-progress", "--out", str(tmp_path)]) == 0  # fmt: skip
+                 "--seeds", "6", "--cap", "5", "--html-games", "0", "--no-progress", "--out",
+                 str(tmp_path)]) == 0  # fmt: skip
     data = json.loads((tmp_path / "tune.json").read_text())
     assert data["keys"] == ["band_size", "guard_chance"] and data["grids"][0] == [1, 2, 3]
     assert data["played"] <= 5 and len(data["cells"]) == 3 * 5
     assert "out of reach" in (tmp_path / "tune.md").read_text()  # random wins nothing
+    assert data["page"]["games"] == 0  # --html-games 0: the map's page holds no game
+    assert "easy band_size=1 guard_chance=0.0" in (tmp_path / "tune.html").read_text()
     assert (tmp_path / "tune.png").stat().st_size > 0
 
 
@@ -127,6 +130,8 @@ def test_delve_tune_on_the_game_writes_its_report_and_resumes(tmp_path, monkeypa
     assert (tmp_path / "tune.png").stat().st_size > 0
     assert (tmp_path / "tune.md").read_text() == first
     assert "The hazard per floor" in first
+    # tune.html holds, of every probe, up to 2 lost games and one won (all won: one a probe)
+    assert data["page"]["games"] == len(data["probes"]) and (tmp_path / "tune.html").exists()
     if data["confirmation"]:  # fresh seeds, after the probes'
         assert data["confirmation"][0]["seeds"] == [1006, 4]
     # asked again, it plays nothing: every probe is kept under runs/
@@ -190,6 +195,7 @@ def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, mon
     (["--key", "guard_chance", "--tolerance", "2"], "--tolerance"),
     (["--key", "guard_chance", "--set", "guard_chance=0.2"], "cannot also be set"),
     (["--key", "guard_chance", "--seeds", "0"], "--seeds"),
+    (["--key", "guard_chance", "--html-games", "-1"], "--html-games"),
     (["--key", "guard_chance", "--policy", "adapted", "--adapt", "0"], "--adapt"),
     (["--key", "guard_chance", "--preset-file", "no/such.json"], "--preset-file"),
     (["--key", "guard_chance", "--key", "guard_chance"], "two different keys"),

@@ -113,15 +113,19 @@ def cell(v) -> str:
     return str(v)
 
 
-def playtest_page(data: dict, games: list[dict], atlas: Atlas) -> str:
-    """playtest.html from playtest.json's `data` and the held games."""
+def playtest_page(data: dict, games: list[dict], atlas: Atlas, title: str = "Delve playtest",
+                  intro: str | None = None) -> str:  # fmt: skip
+    """playtest.html from playtest.json's `data` and the held games; a tune's page (tune.html)
+    is the same page over its probes, each probed value a preset, under its own `title` and
+    `intro`."""
     from .players import LOSS_CAUSES
 
     rows = data["rows"]
-    parts = ["<h1>Delve playtest</h1>",
-             f"<p>{len(data['presets'])} presets, players {', '.join(data['players'])}; seeds "
-             f"{data['seeds'][0]}-{data['seeds'][0] + data['seeds'][1] - 1}. Hover a mark for "
-             "its numbers; click it for its games.</p>",
+    if intro is None:
+        intro = (f"{len(data['presets'])} presets, players {', '.join(data['players'])}; seeds "
+                 f"{data['seeds'][0]}-{data['seeds'][0] + data['seeds'][1] - 1}.")  # fmt: skip
+    parts = [f"<h1>{html.escape(title)}</h1>",
+             f"<p>{html.escape(intro)} Hover a mark for its numbers; click it for its games.</p>",
              '<h2>Win rate</h2><div id="wins"></div>',
              '<h2>The hazard per floor (lost on a floor, of those reaching it)</h2>'
              '<div id="hazard"></div>', '<h2>Losses by cause</h2><div id="causes"></div>',
@@ -148,17 +152,17 @@ def playtest_page(data: dict, games: list[dict], atlas: Atlas) -> str:
     chart = {"rows": [{k: r[k] for k in ("preset", "policy", "win %", "95% interval", "runs")}
                       | {"lost": {c: r[f"lost: {c}"] for c in LOSS_CAUSES}} for r in rows],
              "hazard": data["hazard"], "sweeps": data.get("sweeps", [])}  # fmt: skip
-    return page("Delve playtest", "\n".join(parts), games, atlas, chart, CHARTS)
+    return page(title, "\n".join(parts), games, atlas, chart, CHARTS)
 
 
 def write(path, data: dict, runs: list[dict], presets: list, cast: list, sources: dict,
-          k: int = HTML_GAMES) -> dict:  # fmt: skip
-    """playtest.html at `path`, written whole; returns its size (`bytes`, `games`, their
-    `steps`)."""
+          k: int = HTML_GAMES, title: str = "Delve playtest", intro: str | None = None) -> dict:
+    """playtest.html at `path` (or a tune's page: `title`, `intro`), written whole; returns
+    its size (`bytes`, `games`, their `steps`)."""
     from ..files import write_whole
 
     games, atlas = held_games(runs, presets, cast, sources, k)
-    text = playtest_page(data, games, atlas)
+    text = playtest_page(data, games, atlas, title, intro)
     write_whole(path, text)
     return {"bytes": len(text.encode()), "games": len(games),
             "steps": sum(len(g["steps"]) - 1 for g in games)}  # fmt: skip
@@ -207,6 +211,16 @@ function sweepChart() {  // win rate against the swept value, a line a (base, pl
   [...new Set(xs)].forEach(v => el("text", {x: X(v) - 6, y: h - 22}, svg, `${v}`));
   el("text", {x: x0 + pw / 2 - 20, y: h - 6}, svg, D.sweeps[0].key);
   [0, 50, 100].forEach(v => el("text", {x: 4, y: Y(v) + 4}, svg, `${v}%`));
+  D.sweeps.forEach((l, j) => {  // a tune's line: its target and the crossing's interval
+    if (l.target === undefined) return;
+    if (l.interval) el("rect", {x: X(l.interval[0]), y: y0, height: ph, class: "crossing",
+                                width: Math.max(1, X(l.interval[1]) - X(l.interval[0])),
+                                fill: "#dd8452", "fill-opacity": 0.25}, svg);
+    const t = el("line", {x1: x0, x2: x0 + pw, y1: Y(l.target), y2: Y(l.target), class: "target",
+                          stroke: "#c44e52", "stroke-dasharray": "4 3"}, svg);
+    tip(t, `target ${l.target.toFixed(1)}%` + (l.crossing === null ? "" :
+           `; crossed at ${l.key}=${l.crossing.toPrecision(4)}`));
+  });
   D.sweeps.forEach((l, j) => {
     const color = COLORS[policies.indexOf(l.policy) % 10];
     el("polyline", {points: l.values.map((v, i) => `${X(v)},${Y(l["win %"][i])}`).join(" "),
@@ -216,7 +230,8 @@ function sweepChart() {  // win rate against the swept value, a line a (base, pl
       const [a, b] = l.intervals[i];
       el("line", {x1: X(v), x2: X(v), y1: Y(a), y2: Y(b), stroke: color}, svg);
       const dot = el("circle", {cx: X(v), cy: Y(l["win %"][i]), r: 4, fill: color,
-                                class: "mark"}, svg);
+                                class: "mark", "data-value": v, "data-rate": l["win %"][i],
+                                "data-low": a, "data-high": b}, svg);
       tip(dot, `${l.label} at ${l.key}=${v}: ${l["win %"][i].toFixed(1)}% (${a.toFixed(1)}-` +
                `${b.toFixed(1)})`);
     });

@@ -20,8 +20,9 @@ import numpy as np
 from ...config import TUNABLES, Config
 from ...engine.core.params import DIFFICULTIES
 from ..files import save_whole, writable_folder, write_whole
+from .html import HTML_GAMES
 from .players import Player, lineup
-from .report import hazard, hazard_lines, lost_on, table
+from .report import hazard, hazard_lines, lost_on, summarize, table
 from .search import Outcome, Search, grid_values, tune, tune_map
 from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
 
@@ -80,6 +81,9 @@ def add_arguments(parser) -> None:
                         help="with --policy adapted: the steps of each later value's, started "
                              "from the nearest value's adapted policy (default half of "
                              "--adapt)")  # fmt: skip
+    parser.add_argument("--html-games", type=int, default=HTML_GAMES, metavar="K",
+                        help="tune.html holds, of every probe, up to K lost games and one won, "
+                             f"to replay (default {HTML_GAMES}; 0 for none)")  # fmt: skip
     parser.add_argument("--first-seed", type=int, default=1000, help="default 1000")
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument(
@@ -171,7 +175,8 @@ def checked(args) -> dict:
         raise ValueError(f"--cap must be at least 4 (the grid's corners), got {args.cap}")
     if not 0 < args.target < 1:
         raise ValueError(f"--target must be a rate strictly between 0 and 1, got {args.target}")
-    for name, value, least in (("--seeds", args.seeds, 1), ("--first-seed", args.first_seed, 0)):
+    for name, value, least in (("--seeds", args.seeds, 1), ("--first-seed", args.first_seed, 0),
+                               ("--html-games", args.html_games, 0)):  # fmt: skip
         if value < least:
             raise ValueError(f"{name} must be at least {least}, got {value}")
     budget = 6 * args.seeds if args.budget is None else args.budget
@@ -228,6 +233,7 @@ class Prober:
         self.args, self.asked, self.seconds = args, asked, seconds
         self.runs: dict = {}  # value -> runs
         self.adapted: dict = {}  # value -> folder
+        self.sources: dict = {}  # (preset, player, run) -> the policy file played, for tune.html
         self.workers = args.workers or mp.cpu_count()
 
     def preset(self, value) -> Preset:
@@ -270,7 +276,8 @@ class Prober:
         started = time.perf_counter()
         player = self.policy(value)
         runs = play_all([self.preset(value)], [player], seeds, self.workers,
-                        not self.args.no_progress, out=self.args.out)  # fmt: skip
+                        not self.args.no_progress, out=self.args.out,
+                        sources=self.sources)  # fmt: skip
         runs = [{**r, "policy": self.asked["player"].name, "value": value} for r in runs]
         self.seconds["playing"] = self.seconds.get("playing", 0) + time.perf_counter() - started
         return runs
@@ -418,15 +425,46 @@ def run(args) -> int:
 
 
 def written(out: Path, data: dict, prober: Prober, words, picture) -> int:
-    """tune.md (`words(data, runs)`), tune.json and tune.png (`picture(data, path)`), each
-    written whole; the markdown printed."""
+    """tune.md (`words(data, runs)`), tune.html, tune.json and tune.png (`picture(data,
+    path)`), each written whole; the markdown printed."""
     runs = [r for v in sorted(prober.runs) for r in prober.runs[v]]
     text = words(data, runs)
     write_whole(out / "tune.md", text)
+    started = time.perf_counter()
+    size = page(out / "tune.html", data, runs, prober, text.splitlines()[0].lstrip("# "))
+    data = {**data, "page": {"seconds": round(time.perf_counter() - started, 1), **size}}
     write_whole(out / "tune.json", json.dumps({**data, "runs": runs}, default=list) + "\n")
     picture(data, out / "tune.png")
     print(text, end="")
     return 0
+
+
+def page(path: Path, data: dict, runs: list[dict], prober: Prober, title: str) -> dict:
+    """tune.html: playtest.html's page over the probes, each probed value a preset (its rows,
+    its hazard per floor, its held games to replay), and for one key the probes' rates against
+    the value with the target and the crossing's interval."""
+    from . import html
+
+    values = sorted(prober.runs)
+    presets = [prober.preset(v) for v in values]
+    cast = [prober.policy(values[0])]  # an adapted player's file per value: prober.sources
+    lines = []
+    if "probes" in data:  # one key
+        lines = [{"key": data["key"], "label": f"{data['player']}: {data['rate']}",
+                  "policy": data["player"], "values": [p["value"] for p in data["probes"]],
+                  "win %": [p["rate %"] for p in data["probes"]],
+                  "intervals": [p["95% interval"] for p in data["probes"]],
+                  "target": data["target %"], "crossing": data["crossing"],
+                  "interval": data["interval"]}]  # fmt: skip
+    shown = {"presets": [p.name for p in presets], "players": [data["player"]],
+             "seeds": data["seeds"], "rows": summarize(runs), "comparisons": [],
+             "hazard": [{"preset": p, "policy": q, "floors": c}
+                        for (p, q), c in hazard(runs).items()], "sweeps": lines}  # fmt: skip
+    intro = (f"{len(values)} values probed by {data['player']}, each on seeds "
+             f"{data['seeds'][0]}-{data['seeds'][0] + data['seeds'][1] - 1}: "
+             f"{data['verdict']}.")  # fmt: skip
+    return html.write(path, json.loads(json.dumps(shown, default=list)), runs, presets, cast,
+                      prober.sources, prober.args.html_games, title, intro)  # fmt: skip
 
 
 # --- two keys ----------------------------------------------------------------------------------
