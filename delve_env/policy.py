@@ -16,12 +16,16 @@ game's moves never depend on the batch it was played in.
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from numba import config as numba_config
+from numba import njit
 
+from .engine.core.actions import HOLD
 from .engine.outputs.layout import KEYS, OBS_BYTES, OFFSETS, highs
 
 FORMAT = "delve-policy-1"  # what `save` writes into the archive's meta.json
@@ -128,8 +132,10 @@ class PolicyNet:
         x = self.inputs
         if self.w["embed"].shape[0] != x.cat_rows or self.w["num_w"].shape[1] != len(x.num_at):
             raise ValueError("the policy was trained on another observation layout")
-        self._bag = _torch_bag()
-        self._num_wt = self.w["num_w"].T.copy()
+        # the first layer in integers of 2^-FIXED_BITS (see `first`)
+        self._num_q = fixed(self.w["num_w"].T.astype(np.float64) * x.num_scale[:, None])
+        self._embed_q = fixed(self.w["embed"])
+        self._slot = None  # `follow`'s map of the record's bytes, made on its first call
         self._body_wt = self.w["body_w"].T.copy()
         self._pi_wt = self.w["pi_w"].T.copy()
         if self.memory:
@@ -169,13 +175,14 @@ class PolicyNet:
         """The memory of n games at their start: zeros (n, memory); (n, 0) when memoryless."""
         return np.zeros((n, self.memory), dtype=np.float32)
 
-    def forward(self, records: np.ndarray, masks: np.ndarray | None = None,
-                hidden: np.ndarray | None = None):  # fmt: skip
+    def forward(self, records: np.ndarray | None, masks: np.ndarray | None = None,
+                hidden: np.ndarray | None = None, sums: np.ndarray | None = None):  # fmt: skip
         """(logits, value, hidden) of one step of a batch of records (B, OBS_BYTES) uint8, each
         game's memory as it stood before the step (`initial` at its start; None: zeros). The
         value is the observation's (the critic of `--critic state` reads the privileged state,
-        which play never has)."""
-        h = self.first(records)
+        which play never has). `sums`: the records' first-layer sums where known (`follow`),
+        in place of the records."""
+        h = self.first(records, sums)
         if self.memory:
             if hidden is None:
                 hidden = self.initial(len(records))
@@ -199,34 +206,93 @@ class PolicyNet:
         c = np.tanh(gi[:, 2 * n :] + r * gh[:, 2 * n :])
         return ((1.0 - z) * c + z * h).astype(np.float32)
 
-    def first(self, records: np.ndarray) -> np.ndarray:
-        """The first hidden layer of a batch of records."""
+    def first(self, records: np.ndarray, sums: np.ndarray | None = None) -> np.ndarray:
+        """The first hidden layer of a batch of records (or of their `sums`)."""
+        sums = self.sums(records) if sums is None else sums
+        return np.maximum(sums * 2.0**-FIXED_BITS + self.w["num_b"], 0.0).astype(np.float32)
+
+    def sums(self, records: np.ndarray) -> np.ndarray:
+        """The first layer's weighted sums of a batch of records, (B, width) int64. They are
+        taken in integers (each weight rounded to a multiple of 2^-FIXED_BITS, far below
+        float32's step at the sums' size), so they are exact: a record's sums are the same
+        bits in any batch, summed in any order, compiled or not, or followed step by step
+        (`follow`)."""
         x = self.inputs
-        h = (records[:, x.num_at] * x.num_scale) @ self._num_wt + self.w["num_b"]
-        idx = records[:, x.cat_at].astype(np.int64) + x.cat_base
-        if self._bag is not None:
-            h += self._bag(idx, self.w["embed"])
+        out = np.empty((len(records), self._num_q.shape[1]), dtype=np.int64)
+        if numba_config.DISABLE_JIT:  # numpy's integer products: the same sums
+            out[:] = records[:, x.num_at].astype(np.int64) @ self._num_q
+            out += self._embed_q[records[:, x.cat_at].astype(np.int64) + x.cat_base].sum(axis=1)
         else:
-            for lo in range(0, idx.shape[1], 64):  # the bag's sum, a block of bytes at a time
-                h += self.w["embed"][idx[:, lo : lo + 64]].sum(axis=1)
-        return np.maximum(h, 0.0)
+            first_sums(records, x.num_at, self._num_q, x.cat_at, x.cat_base, self._embed_q, out)
+        return out
+
+    def follow(self, records: np.ndarray, seen: np.ndarray, rows: np.ndarray,
+               sums: np.ndarray) -> None:  # fmt: skip
+        """Bring `sums[rows]`, the sums of `seen[rows]`, to those of `records[rows]` by what
+        changed between them (a step changes few bytes of a record), and `seen[rows]` with
+        them."""
+        if numba_config.DISABLE_JIT:
+            sums[rows] = self.sums(records[rows])
+            seen[rows] = records[rows]
+            return
+        if self._slot is None:  # each record byte's input: numeric j, categorical j, or -1
+            self._slot = np.full((2, OBS_BYTES), -1, dtype=np.int64)
+            self._slot[0, self.inputs.num_at] = np.arange(len(self.inputs.num_at))
+            self._slot[1, self.inputs.cat_at] = np.arange(len(self.inputs.cat_at))
+        follow_sums(records, seen, rows, self._slot, self._num_q, self.inputs.cat_base,
+                    self._embed_q, sums)  # fmt: skip
 
 
-def _torch_bag():
-    """torch's embedding bag as `(idx, table) -> sums` where torch is installed (several times
-    quicker than numpy's gather and sum over a batch), else None."""
-    try:
-        import torch
-    except ImportError:
-        return None
+FIXED_BITS = 32  # the first layer's integer step: 2^-32 (a sum of 1,782 terms stays < 2^63)
 
-    def bag(idx: np.ndarray, table: np.ndarray) -> np.ndarray:
-        with torch.no_grad():
-            sums = torch.nn.functional.embedding_bag(torch.from_numpy(idx),
-                                                     torch.from_numpy(table), mode="sum")  # fmt: skip
-        return sums.numpy()
 
-    return bag
+def fixed(weights: np.ndarray) -> np.ndarray:
+    """Weights as int64 multiples of 2^-FIXED_BITS."""
+    q = np.round(np.asarray(weights, dtype=np.float64) * 2.0**FIXED_BITS)
+    if np.abs(q).max(initial=0) * 255 * OBS_BYTES >= 2.0**63:
+        raise ValueError("a first-layer weight too large for its integer sums")
+    return np.ascontiguousarray(q.astype(np.int64))
+
+
+@njit(cache=True, nogil=True)
+def follow_sums(records, seen, rows, slot, num_q, cat_base, embed_q, sums):
+    """PolicyNet.follow: each changed byte's old term out of the sums, its new one in."""
+    for b in rows:
+        acc, now, was = sums[b], records[b], seen[b]
+        for at in range(now.size):
+            if now[at] == was[at]:
+                continue
+            new, old = np.int64(now[at]), np.int64(was[at])
+            j = slot[0, at]
+            if j >= 0:
+                row = num_q[j]
+                for k in range(acc.size):
+                    acc[k] += (new - old) * row[k]
+            else:
+                j = slot[1, at]
+                up, down = embed_q[cat_base[j] + new], embed_q[cat_base[j] + old]
+                for k in range(acc.size):
+                    acc[k] += up[k] - down[k]
+            was[at] = now[at]
+
+
+@njit(cache=True, nogil=True)
+def first_sums(records, num_at, num_q, cat_at, cat_base, embed_q, out):
+    """out[b] = the numeric bytes of record b times their rows of num_q, plus the rows of
+    embed_q its categorical bytes pick (PolicyNet.first)."""
+    for b in range(records.shape[0]):
+        acc = out[b]
+        acc[:] = 0
+        for j in range(num_at.size):
+            v = np.int64(records[b, num_at[j]])
+            if v != 0:
+                row = num_q[j]
+                for k in range(acc.size):
+                    acc[k] += v * row[k]
+        for j in range(cat_at.size):
+            row = embed_q[cat_base[j] + np.int64(records[b, cat_at[j]])]
+            for k in range(acc.size):
+                acc[k] += row[k]
 
 
 def compact(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -323,7 +389,7 @@ def play(policy, config: dict, seeds, sampled: bool = True, on_end=None, streams
     from .vector import DelveVectorEnv
 
     seeds = np.asarray(list(seeds), dtype=np.uint64)
-    venv = DelveVectorEnv(len(seeds), **config)
+    venv = DelveVectorEnv(len(seeds), min(len(seeds), os.cpu_count() or 1), **config)
     venv.reset(seed=[int(s) for s in seeds])
     streams = seeds if streams is None else np.asarray(streams, dtype=np.uint64)
     return play_out(policy, venv.engine, streams, sampled, on_end)
@@ -345,7 +411,9 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
     playing = np.ones(n, dtype=np.bool_)
     records: list = [None] * n
     actions = np.zeros(n, dtype=np.int64)
-    ended = np.zeros(n, dtype=np.bool_)  # a finished game's slot starts anew once, unread
+    no_reset = np.zeros(n, dtype=np.bool_)
+    if net is not None:  # each game's first-layer sums, followed step by step
+        sums, seen = net.sums(eng.obs_record), eng.obs_record.copy()
     while playing.any():
         live = np.flatnonzero(playing)
         if watch is not None:
@@ -353,11 +421,11 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
         if net is None:
             logits = policy(eng.obs_record[live], eng.masks[live])
         else:
-            logits, _, hidden[live] = net.forward(eng.obs_record[live], eng.masks[live],
-                                                  hidden[live])  # fmt: skip
+            net.follow(eng.obs_record, seen, live, sums)
+            logits, _, hidden[live] = net.forward(None, eng.masks[live], hidden[live],
+                                                  sums[live])  # fmt: skip
         actions[live] = choose(logits, uniforms(streams[live], steps[live]) if sampled else None)
-        eng.step(actions, ended)
-        ended[:] = False
+        eng.step(actions, no_reset)
         returns[live] += eng.rewards[live]
         steps[live] += 1
         for e in live[(eng.terminated | eng.truncated)[live]]:
@@ -367,7 +435,7 @@ def play_out(policy, eng, streams: np.ndarray, sampled: bool = True, on_end=None
                               "length": int(steps[e]), "truncated": cut}  # fmt: skip
             else:
                 records[e] = on_end(eng.state, e, int(steps[e]), cut)
-            playing[e], ended[e] = False, True
+            playing[e], actions[e] = False, HOLD  # a finished game's slot is stepped no more
     return records
 
 

@@ -127,7 +127,8 @@ class Engine:
         self._run(reset_batch, seeds, which)
 
     def step(self, actions: np.ndarray, needs_reset: np.ndarray, copy: bool = False):
-        """Step every slot with its action; slots flagged in `needs_reset` start a new run.
+        """Step every slot with its action; slots flagged in `needs_reset` start a new run;
+        a slot whose action is `HOLD` (and not flagged) is left untouched.
 
         With `copy`, returns fresh copies of the observation record and the masks (what a
         vector env hands out), made by the threads that stepped each range."""

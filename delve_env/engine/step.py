@@ -51,6 +51,7 @@ from .core.actions import (
     F_WEAR,
     F_WORK,
     FAMILY,
+    HOLD,
 )
 from .core.params import (
     P_FIGHT_LOG,
@@ -434,9 +435,12 @@ def step_batch(s, io, lo, hi):
     """Step envs lo..hi-1, each with its action in `io.actions` (io: struct.IO, batch.Engine's
     buffers); an env flagged in `io.needs_reset` starts a new run instead (its next seed drawn
     from its own RNG, so a slot's games never depend on the others). `io.paces`: the paces
-    each step took (a travel step takes many)."""
+    each step took (a travel step takes many). An env whose action is HOLD (-1) is left
+    exactly as it stands, its outputs unwritten (a finished game nobody reads: policy.play_out)."""
     p, party, actions, needs_reset = io.params, io.party, io.actions, io.needs_reset
     for e in range(lo, hi):
+        if actions[e] == HOLD and not needs_reset[e]:
+            continue
         if needs_reset[e]:
             next_run(s, p, e, party)
             io.rewards[e], io.paces[e] = 0.0, 0

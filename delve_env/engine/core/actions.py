@@ -190,6 +190,7 @@ FAMILIES = (
 FIRSTS = tuple(int(i) for i in np.cumsum([0] + [f.size for f in FAMILIES[:-1]]))  # by id
 FAMILY_IDS = {f.key: i for i, f in enumerate(FAMILIES)}
 NUM_ACTIONS = sum(f.size for f in FAMILIES)
+HOLD = -1  # not an action: the engine leaves a slot holding it untouched (batch.Engine.step)
 # A_<KEY>: the family's first index; F_<KEY>: its id (what the compiled code branches on)
 globals().update({f"A_{f.key}": first for f, first in zip(FAMILIES, FIRSTS)})
 globals().update({f"F_{key}": i for key, i in FAMILY_IDS.items()})
