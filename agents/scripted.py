@@ -129,6 +129,10 @@ OPTION_PREFERENCE = {(HERO, 2): 0, (HERO, 3): 0, (ROGUE, 2): 0, (ROGUE, 3): 0, (
 STRONG_FOE_HP = 8  # a foe with more hearts left is worth priming features against
 
 
+USED = frozenset((WARDING_LANTERN, LIGHT_OF_LIFE, GEM_OF_STRENGTH, MIND_SHARPENER,
+                  MEDICINAL_ALE))  # the kinds item_action uses or hands on  # fmt: skip
+
+
 def aim(target: int) -> int:
     """The power's target index in an action: A_USE + member, or A_ATTACK + foe."""
     return target - A_USE if target >= A_USE else target - A_ATTACK
@@ -195,11 +199,14 @@ class ScriptedAgent:
         self.cast_plan = None  # (member, power, target action or None) being used
         self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
         self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
+        self.no_gear = None  # (items, in party, standing) where gear_action found no upgrade
+        self._standing = self._items = None
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.engine.state, env.action_masks()
         self.params = env.engine.params
+        self._standing = self._items = None  # this step's, read when first asked
         if int(s.steps[0]) == 0 or int(s.steps[0]) < self.last_step:
             self.new_game()
         self.last_step = int(s.steps[0])
@@ -437,13 +444,14 @@ class ScriptedAgent:
         self.follow = (m, slot, follow)
         return select_action(m, slot)
 
-    @staticmethod
-    def holding(s, m, kind):
+    def holding(self, s, m, kind):
         """Member m's first pack slot holding `kind`, or None."""
-        for slot in range(NUM_EQUIP, NUM_ITEM_SLOTS):
-            if s.item[0, m, slot] == kind:
-                return slot
-        return None
+        if self._items is None:  # read once a step (a list is quicker to search than numpy)
+            self._items = s.item[0].tolist()
+        try:
+            return self._items[m].index(kind, NUM_EQUIP, NUM_ITEM_SLOTS)
+        except ValueError:
+            return None
 
     @staticmethod
     def raisable(s) -> list:
@@ -458,6 +466,10 @@ class ScriptedAgent:
     def item_action(self, s, mask):
         """Outside fights: raise the fallen, hand the fallen's consumables on, use gems and
         sharpeners; light the aura of warding while hunted and no ward burns (WANDER-2)."""
+        if self._items is None:
+            self._items = s.item[0].tolist()
+        if not any(kind in USED for row in self._items for kind in row[NUM_EQUIP:]):
+            return None  # nobody carries anything it would use or hand on
         standing = self.standing(s)
         fallen = self.raisable(s)
         if s.hunting[0] and (s.effects[0, WARD] == 0 or s.ward_foul[0]):
@@ -647,10 +659,12 @@ class ScriptedAgent:
         return low
 
     # --- the party ------------------------------------------------------------------------
-    @staticmethod
-    def standing(s) -> list:
+    def standing(self, s) -> tuple:
         """Standing member slots in marching order."""
-        return [int(m) for m in s.order[0] if m >= 0 and s.in_party[0, m] and s.hp[0, m] > 0]
+        if self._standing is None:  # read once a step
+            self._standing = tuple(int(m) for m in s.order[0]
+                                   if m >= 0 and s.in_party[0, m] and s.hp[0, m] > 0)  # fmt: skip
+        return self._standing
 
     def order_action(self, s, mask):
         """Bubble the king toward the back of the marching order (PARTY-2)."""
@@ -664,6 +678,9 @@ class ScriptedAgent:
         """Wear a better armor or weapon from anyone's pack or a fallen member's body; the
         king is dressed first."""
         standing = self.standing(s)
+        key = (s.item[0].tobytes(), s.in_party[0].tobytes(), standing)
+        if key == self.no_gear:  # nothing better to wear than when last looked
+            return None
         items = np.maximum(s.item[0], 0)  # (GEAR[cat][0] is -1: no item)
         # the slots gear may come from: anyone's pack, and all a fallen member carries or wears
         source = np.zeros(items.shape, dtype=bool)
@@ -675,13 +692,17 @@ class ScriptedAgent:
             values = np.where(source, GEAR[cat][items], -1.0)
             at = int(np.argmax(values))
             best[cat] = (values.flat[at], *divmod(at, NUM_ITEM_SLOTS))
+        better = False
         for m in sorted(standing, key=lambda m: m != KING_SLOT):
             for cat, worn in ((CAT_ARMOR, ARMOR), (CAT_WEAPON, READY)):
                 value, owner, slot = best[cat]
                 if value <= GEAR[cat][items[m, worn]]:
                     continue
+                better = True
                 follow = A_WEAR if owner == m else A_GIVE + m
                 a = self.plan_item(s, mask, owner, slot, follow)
                 if a is not None:
                     return a
+        if not better:  # the same gear, owners and standing will find nothing again
+            self.no_gear = key
         return None

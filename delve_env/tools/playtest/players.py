@@ -191,12 +191,15 @@ def play_run(job: tuple) -> dict:
     env = _ENVS[key]
     agent = _agent(spec)  # (it forgets the last game when a new one starts)
     env.reset(seed=seed)
-    done, truncated, steps = False, False, 0
+    eng = env.engine  # stepped as env.step steps it, less the observation and info it hands
+    done, truncated, steps = False, False, 0  # out, which these players never read
     while not done:
-        _, _, terminated, truncated, _ = env.step(agent.act(env))
+        eng.actions[0] = agent.act(env)  # always a legal action
+        eng.step(eng.actions, eng.needs_reset)
+        terminated, truncated = eng.terminated.item(0), eng.truncated.item(0)
         steps += 1
         done = terminated or truncated
-    return run_record(env.engine.state, 0, name, spec, seed, steps, truncated)
+    return run_record(eng.state, 0, name, spec, seed, steps, truncated)
 
 
 def play_solo(jobs: list[tuple], workers: int, done=None) -> list[dict]:
