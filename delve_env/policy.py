@@ -8,9 +8,12 @@ looked-up rows (an embedding bag) plus one small matrix product: cheap to train,
 lines of numpy to run. Then one hidden layer, the action logits and the value.
 
 `training/` trains it with torch and saves it with `save`; playing it (`PolicyNet.load`)
-needs numpy alone. `play` runs every game of an evaluation in its own slot of one engine with
-one forward pass a step for all of them; sampled actions come from a stream per game, so a
-game's moves never depend on the batch it was played in.
+needs numpy (and numba for the first layer's loop). That layer's sums are taken in integers,
+exact, so a game reads the same numbers in any batch as alone, and `play` follows each game's
+sums by the few bytes a step changes. `play` runs every game of an evaluation in its own slot
+of one engine with one forward pass a step for all of them, a finished game's slot held;
+sampled actions come from a stream per game, so a game's moves never depend on the batch it
+was played in.
 """
 
 from __future__ import annotations
