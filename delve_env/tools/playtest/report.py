@@ -294,8 +294,8 @@ def comparison_lines(comps: list[dict]) -> list[str]:
             row += ([f"{k['difference']:+.1f}{' *' if k['real'] else ''}", span(k["interval"]),
                      f"{k['p']:.3g}"] if k else ["", "", ""])  # fmt: skip
         row += [f"{cell(c['base row'][s])} / {cell(c['row'][s])}" for s in SIDE_BY_SIDE]
-        row.append(", ".join(f"{cause} {c['base row'][f'lost: {cause}']} / "
-                             f"{c['row'][f'lost: {cause}']}" for cause in LOSS_CAUSES))  # fmt: skip
+        row.append(", ".join(f"{cause} {cell(c['base row'][f'lost: {cause}'])} / "
+                             f"{cell(c['row'][f'lost: {cause}'])}" for cause in LOSS_CAUSES))  # fmt: skip
         rows.append(row)
     return ["Each variant against its base, on the same seeds (difference: variant minus base,"
             " in points; * where the paired 95% interval leaves out 0; a player of several "
