@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 from numba import config as numba_config
-from numba import njit
 
+from .engine.compiled.jit import njit  # cached by its place in the project: a wheel carries it
 from .engine.core.actions import HOLD
 from .engine.outputs.layout import KEYS, OBS_BYTES, OFFSETS, highs
 

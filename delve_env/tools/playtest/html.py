@@ -156,7 +156,8 @@ def playtest_page(data: dict, games: list[dict], atlas: Atlas, title: str = "Del
 
 
 def write(path, data: dict, runs: list[dict], presets: list, cast: list, sources: dict,
-          k: int = HTML_GAMES, title: str = "Delve playtest", intro: str | None = None) -> dict:
+          k: int = HTML_GAMES, title: str = "Delve playtest",
+          intro: str | None = None) -> dict:  # fmt: skip
     """playtest.html at `path` (or a tune's page: `title`, `intro`), written whole; returns
     its size (`bytes`, `games`, their `steps`)."""
     from ..files import write_whole
