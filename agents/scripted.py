@@ -444,12 +444,16 @@ class ScriptedAgent:
         self.follow = (m, slot, follow)
         return select_action(m, slot)
 
+    def items(self, s) -> list:
+        """Every member's item slots, read once a step (a list searches quicker than numpy)."""
+        if self._items is None:
+            self._items = s.item[0].tolist()
+        return self._items
+
     def holding(self, s, m, kind):
         """Member m's first pack slot holding `kind`, or None."""
-        if self._items is None:  # read once a step (a list is quicker to search than numpy)
-            self._items = s.item[0].tolist()
         try:
-            return self._items[m].index(kind, NUM_EQUIP, NUM_ITEM_SLOTS)
+            return self.items(s)[m].index(kind, NUM_EQUIP, NUM_ITEM_SLOTS)
         except ValueError:
             return None
 
@@ -466,9 +470,7 @@ class ScriptedAgent:
     def item_action(self, s, mask):
         """Outside fights: raise the fallen, hand the fallen's consumables on, use gems and
         sharpeners; light the aura of warding while hunted and no ward burns (WANDER-2)."""
-        if self._items is None:
-            self._items = s.item[0].tolist()
-        if not any(kind in USED for row in self._items for kind in row[NUM_EQUIP:]):
+        if not any(kind in USED for row in self.items(s) for kind in row[NUM_EQUIP:]):
             return None  # nobody carries anything it would use or hand on
         standing = self.standing(s)
         fallen = self.raisable(s)

@@ -138,7 +138,10 @@ class PolicyNet:
         # the first layer in integers of 2^-FIXED_BITS (see `first`)
         self._num_q = fixed(self.w["num_w"].T.astype(np.float64) * x.num_scale[:, None])
         self._embed_q = fixed(self.w["embed"])
-        self._slot = None  # `follow`'s map of the record's bytes, made on its first call
+        # `follow`'s map of each record byte to its input: numeric j, categorical j, or -1
+        self._slot = np.full((2, OBS_BYTES), -1, dtype=np.int64)
+        self._slot[0, x.num_at] = np.arange(len(x.num_at))
+        self._slot[1, x.cat_at] = np.arange(len(x.cat_at))
         self._body_wt = self.w["body_w"].T.copy()
         self._pi_wt = self.w["pi_w"].T.copy()
         if self.memory:
@@ -188,11 +191,11 @@ class PolicyNet:
         h = self.first(records, sums)
         if self.memory:
             if hidden is None:
-                hidden = self.initial(len(records))
+                hidden = self.initial(len(h))
             hidden = self.gru(h, hidden)
             h = h + hidden @ self._recall_t + self.w["recall_b"]
         elif hidden is None:
-            hidden = self.initial(len(records))
+            hidden = self.initial(len(h))
         h = np.maximum(h @ self._body_wt + self.w["body_b"], 0.0)
         logits = h @ self._pi_wt + self.w["pi_b"]
         if masks is not None:
@@ -238,10 +241,6 @@ class PolicyNet:
             sums[rows] = self.sums(records[rows])
             seen[rows] = records[rows]
             return
-        if self._slot is None:  # each record byte's input: numeric j, categorical j, or -1
-            self._slot = np.full((2, OBS_BYTES), -1, dtype=np.int64)
-            self._slot[0, self.inputs.num_at] = np.arange(len(self.inputs.num_at))
-            self._slot[1, self.inputs.cat_at] = np.arange(len(self.inputs.cat_at))
         follow_sums(records, seen, rows, self._slot, self._num_q, self.inputs.cat_base,
                     self._embed_q, sums)  # fmt: skip
 

@@ -72,6 +72,9 @@ def test_the_first_layer_s_sums_are_exact_in_any_batch_in_any_order_and_followed
     assert np.array_equal(seen[rows], records[rows])
     others = np.setdiff1d(np.arange(len(records)), rows)
     assert np.array_equal(followed[others], policy.sums(seen[others]))
+    # the forward pass from the sums alone is the forward pass from the records
+    by_records, by_sums = policy.forward(records), policy.forward(None, sums=sums)
+    assert all(np.array_equal(a, b) for a, b in zip(by_records, by_sums))
     # and they are the float layer of the trained weights, to float32's rounding
     h = (records[:, x.num_at] * x.num_scale).astype(np.float64) @ policy.w["num_w"].T
     h += policy.w["embed"][records[:, x.cat_at].astype(np.int64) + x.cat_base].sum(axis=1)

@@ -211,6 +211,11 @@ def hazard(runs: list[dict]) -> dict[tuple, list[dict]]:
     return out
 
 
+def hazard_records(curves: dict) -> list[dict]:
+    """`hazard`'s curves as JSON's records: preset, policy and floors each."""
+    return [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()]
+
+
 def floor_differences(runs: list[dict], bases: dict[str, str]) -> list[dict]:
     """Per variant and player, floor by floor: the share of all seeds lost on that floor,
     variant minus base, paired seed by seed as `compare` pairs wins (which floor a change
@@ -444,7 +449,7 @@ def report(runs: list[dict], presets: list, out_dir: Path | None = None, meta=No
         data = {**(meta or {}), "rows": rows,
                 "comparisons": [{k: v for k, v in c.items() if k not in ("base row", "row")}
                                 for c in comps],
-                "hazard": [{"preset": p, "policy": q, "floors": c} for (p, q), c in curves.items()],
+                "hazard": hazard_records(curves),
                 "floor differences": diffs, "sweeps": sweep_lines(rows, presets),
                 "runs": runs}  # fmt: skip
         plot(rows, curves, sweep_lines(rows, presets), out_dir / "playtest.png")

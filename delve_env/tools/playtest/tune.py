@@ -22,7 +22,7 @@ from ...engine.core.params import DIFFICULTIES
 from ..files import save_whole, writable_folder, write_whole
 from .html import HTML_GAMES
 from .players import Player, lineup
-from .report import hazard, hazard_lines, lost_on, summarize, table
+from .report import hazard, hazard_lines, hazard_records, lost_on, summarize, table
 from .search import Outcome, Search, grid_values, tune, tune_map
 from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
 
@@ -458,8 +458,7 @@ def page(path: Path, data: dict, runs: list[dict], prober: Prober, title: str) -
                   "interval": data["interval"]}]  # fmt: skip
     shown = {"presets": [p.name for p in presets], "players": [data["player"]],
              "seeds": data["seeds"], "rows": summarize(runs), "comparisons": [],
-             "hazard": [{"preset": p, "policy": q, "floors": c}
-                        for (p, q), c in hazard(runs).items()], "sweeps": lines}  # fmt: skip
+             "hazard": hazard_records(hazard(runs)), "sweeps": lines}  # fmt: skip
     intro = (f"{len(values)} values probed by {data['player']}, each on seeds "
              f"{data['seeds'][0]}-{data['seeds'][0] + data['seeds'][1] - 1}: "
              f"{data['verdict']}.")  # fmt: skip
