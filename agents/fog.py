@@ -23,26 +23,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.scripted import ScriptedAgent, in_rooms, path_step
-from delve_env.engine.compiled.jit import interpreted
+from agents.paths import frontier, search_spots
+from agents.scripted import ScriptedAgent, in_rooms
 from delve_env.engine.core.actions import A_EXPLORE, A_LISTEN, A_SEARCH
 from delve_env.engine.core.state import ROOM_MARK
-from delve_env.engine.core.tables import ROCK
-from delve_env.engine.generation.floors import DX, DY, is_walkable
+from delve_env.engine.core.tables import MAX_ROOMS
 from delve_env.engine.outputs.layout import BAND_HERE
 
 HIDDEN = ("tiles", "bands", "rooms")
 SEARCHES = 8  # searches made at one spot before it is given up
-
-
-def beside(grid: np.ndarray) -> np.ndarray:
-    """Tiles next to (north, east, south or west of) a True tile of `grid`."""
-    out = np.zeros_like(grid)
-    out[1:] |= grid[:-1]
-    out[:-1] |= grid[1:]
-    out[:, 1:] |= grid[:, :-1]
-    out[:, :-1] |= grid[:, 1:]
-    return out
 
 
 class FogExpert(ScriptedAgent):
@@ -62,7 +51,6 @@ class FogExpert(ScriptedAgent):
         super().new_game()
         self.searched = {}  # (floor, x, y) -> searches made there
         self.listen_count = {}  # (floor, room) -> listens at its door
-        self.ground = None  # (a floor's tiles, which of them are walkable), as last read
 
     def act(self, env) -> int:
         self.mask = env.unwrapped.action_masks()
@@ -99,19 +87,10 @@ class FogExpert(ScriptedAgent):
         return [int(c) for c in np.flatnonzero(counts[ROOM_MARK:])]
 
     def walk(self, s, goal, allow=()):
-        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        tiles = s.tiles[0, f]
-        if "tiles" in self.hidden:
-            tiles = np.where(s.fog[0, f] != 0, tiles, ROCK)
-        guarded = np.flatnonzero(self.guarded(s, f))
-        blocked = in_rooms(s.room_of[0, f], [r for r in guarded if r not in allow])
-        blocked[y, x] = False
-        if not blocked.any():
-            return path_step(tiles, x, y, goal)
-        detour = tiles.copy()
-        detour[blocked] = ROCK
-        a = path_step(detour, x, y, goal)
-        return a if a is not None else path_step(tiles, x, y, goal)
+        shut = np.zeros(MAX_ROOMS + 1, dtype=bool)
+        guarded = self.guarded(s, int(s.floor[0]))
+        shut[: len(guarded)] = guarded
+        return self.step_to(s, goal, shut, allow, blind="tiles" in self.hidden)
 
     def rest_spots(self, s):
         f = int(s.floor[0])
@@ -151,17 +130,9 @@ class FogExpert(ScriptedAgent):
             a = super().unstick(s)
             if a is not None:
                 return a
-        fog = s.fog[0, f]
-        seen = fog != 0
-        tiles = s.tiles[0, f]
-        if self.ground is None or not np.array_equal(self.ground[0], tiles):  # a door found
-            self.ground = (tiles.copy(), interpreted(is_walkable)(tiles))  # all tiles, numpy
-        ground = self.ground[1]
-        walkable = ground & seen
+        fog, tiles = s.fog[0, f], s.tiles[0, f]
         if "tiles" in self.hidden and (int(s.maps_held[0]) >> f) & 1 == 0:
-            goal = walkable & beside(~seen)  # the frontier: seen ground beside unseen
-            goal[y, x] = False
-            a = self.walk(s, goal)
+            a = self.walk(s, frontier(tiles, fog, x, y))  # seen ground beside unseen
             if a is not None:
                 return a
         guarded = self.guarded(s, f)
@@ -173,19 +144,7 @@ class FogExpert(ScriptedAgent):
         if self.mask[A_EXPLORE]:
             return A_EXPLORE
         # explore has given up its searches: search on, beside rock with unseen ground behind
-        H, W = fog.shape
-        spots = np.zeros(fog.shape, dtype=bool)
-        rock = ~ground
-        for d in range(4):  # spot + d is rock, spot + 2d is unseen ground
-            dx, dy = int(DX[d]), int(DY[d])
-            ys = slice(max(0, -2 * dy), H - max(0, 2 * dy))
-            xs = slice(max(0, -2 * dx), W - max(0, 2 * dx))
-            wall = rock[ys.start + dy : ys.stop + dy, xs.start + dx : xs.stop + dx]
-            behind = ~seen[
-                ys.start + 2 * dy : ys.stop + 2 * dy, xs.start + 2 * dx : xs.stop + 2 * dx
-            ]
-            spots[ys, xs] |= wall & behind
-        spots &= walkable
+        spots = search_spots(tiles, fog)
         for (fx, sx, sy), n in self.searched.items():
             if fx == f and n >= SEARCHES:
                 spots[sy, sx] = False

@@ -36,6 +36,7 @@ buy a light of life when none is held and the gold covers one, then rations up t
 
 import numpy as np
 
+from agents.paths import walk_step
 from delve_env.engine.core.actions import (
     A_ATTACK,
     A_BRIBE,
@@ -48,7 +49,6 @@ from delve_env.engine.core.actions import (
     A_LISTEN,
     A_LOOT,
     A_LUCK,
-    A_MOVE,
     A_OPEN,
     A_POWER,
     A_RUN,
@@ -101,7 +101,6 @@ from delve_env.engine.core.tables import (
     OFF_HAND,
     RATIONS_PRICE,
     READY,
-    ROCK,
     ROGUE,
     SECRET,
     STORE,
@@ -161,22 +160,6 @@ def in_rooms(room_of: np.ndarray, rooms) -> np.ndarray:
     return pick[room_of]
 
 
-def path_step(tiles, x, y, goal):
-    """The first move of a shortest walk from (x, y) to the nearest goal tile, or None."""
-    dist = np.empty(tiles.shape, dtype=np.int64)
-    walk_distances(tiles, x, y, dist)
-    reach = goal & (dist >= 0)
-    if not reach.any() or reach[y, x]:
-        return None
-    gy, gx = np.unravel_index(np.argmin(np.where(reach, dist, 1 << 30)), tiles.shape)
-    walk_distances(tiles, int(gx), int(gy), dist)
-    for d in range(4):
-        nx, ny = x + DX[d], y + DY[d]
-        if 0 <= nx < tiles.shape[1] and 0 <= ny < tiles.shape[0] and dist[ny, nx] == dist[y, x] - 1:
-            return A_MOVE + d
-    return None
-
-
 class ScriptedAgent:
     """`act(env)` returns a legal action for a `DelveEnv` (or a wrapper around one)."""
 
@@ -200,13 +183,13 @@ class ScriptedAgent:
         self.listened = set()  # (floor, room) listened at (LISTEN-1: once a room)
         self.rest_to = 0.0  # rest until everyone stands at this share (a band heard), or 0
         self.no_gear = None  # (items, in party, standing) where gear_action found no upgrade
-        self._standing = self._items = None
+        self._standing = self._packs = None
 
     def act(self, env) -> int:
         env = env.unwrapped
         s, mask = env.engine.state, env.action_masks()
         self.params = env.engine.params
-        self._standing = self._items = None  # this step's, read when first asked
+        self._standing = self._packs = None  # this step's, read when first asked
         if int(s.steps[0]) == 0 or int(s.steps[0]) < self.last_step:
             self.new_game()
         self.last_step = int(s.steps[0])
@@ -444,18 +427,20 @@ class ScriptedAgent:
         self.follow = (m, slot, follow)
         return select_action(m, slot)
 
-    def items(self, s) -> list:
-        """Every member's item slots, read once a step (a list searches quicker than numpy)."""
-        if self._items is None:
-            self._items = s.item[0].tolist()
-        return self._items
+    def packs(self, s) -> list:
+        """Per member, the first pack slot holding each item kind it carries, read once a step."""
+        if self._packs is None:
+            self._packs = []
+            for row in s.item[0].tolist():
+                first = {}
+                for slot in range(NUM_ITEM_SLOTS - 1, NUM_EQUIP - 1, -1):
+                    first[row[slot]] = slot  # (the first slot written last)
+                self._packs.append(first)
+        return self._packs
 
     def holding(self, s, m, kind):
         """Member m's first pack slot holding `kind`, or None."""
-        try:
-            return self.items(s)[m].index(kind, NUM_EQUIP, NUM_ITEM_SLOTS)
-        except ValueError:
-            return None
+        return self.packs(s)[m].get(kind)
 
     @staticmethod
     def raisable(s) -> list:
@@ -470,17 +455,21 @@ class ScriptedAgent:
     def item_action(self, s, mask):
         """Outside fights: raise the fallen, hand the fallen's consumables on, use gems and
         sharpeners; light the aura of warding while hunted and no ward burns (WANDER-2)."""
-        if not any(kind in USED for row in self.items(s) for kind in row[NUM_EQUIP:]):
+        carried = USED.intersection(set().union(*self.packs(s)))
+        if not carried:
             return None  # nobody carries anything it would use or hand on
+        # (a loop over a kind nobody carries would find nothing: it is skipped)
         standing = self.standing(s)
-        fallen = self.raisable(s)
-        if s.hunting[0] and (s.effects[0, WARD] == 0 or s.ward_foul[0]):
+        fallen = self.raisable(s) if LIGHT_OF_LIFE in carried else []
+        hunted = s.hunting[0] and (s.effects[0, WARD] == 0 or s.ward_foul[0])
+        if hunted and WARDING_LANTERN in carried:
             for m in standing:
                 slot = self.holding(s, m, WARDING_LANTERN)
                 a = self.plan_item(s, mask, m, slot, A_USE + m)
                 if a is not None:
                     return a
-        for m in standing:
+        boosts = GEM_OF_STRENGTH in carried or MIND_SHARPENER in carried
+        for m in standing if boosts or (fallen and LIGHT_OF_LIFE in carried) else ():
             slot = self.holding(s, m, LIGHT_OF_LIFE)
             if fallen and slot is not None:
                 a = self.plan_item(s, mask, m, slot, A_USE + fallen[0])
@@ -492,7 +481,7 @@ class ScriptedAgent:
                 a = self.plan_item(s, mask, m, slot, A_USE + b)
                 if a is not None:
                     return a
-        for m in range(MAX_MEMBERS):
+        for m in range(MAX_MEMBERS) if carried != {WARDING_LANTERN} else ():
             if not s.in_party[0, m] or m in standing:
                 continue
             for kind in (LIGHT_OF_LIFE, MEDICINAL_ALE, GEM_OF_STRENGTH, MIND_SHARPENER):
@@ -616,15 +605,20 @@ class ScriptedAgent:
 
         Rooms still guarded by a band are walled off (but those in `allow`) while another way
         exists."""
-        f, x, y = int(s.floor[0]), int(s.x[0]), int(s.y[0])
-        tiles = s.tiles[0, f].copy()
-        guarded = [r for r in range(s.num_rooms[0, f]) if s.band_kind[0, f, r, 0] >= 0]
-        blocked = in_rooms(s.room_of[0, f], [r for r in guarded if r not in allow])
-        blocked[y, x] = False
-        detour = tiles.copy()
-        detour[blocked] = ROCK
-        a = path_step(detour, x, y, goal)
-        return a if a is not None else path_step(tiles, x, y, goal)
+        f = int(s.floor[0])
+        n = int(s.num_rooms[0, f])
+        shut = np.zeros(MAX_ROOMS + 1, dtype=bool)
+        shut[:n] = s.band_kind[0, f, :n, 0] >= 0
+        return self.step_to(s, goal, shut, allow, blind=False)
+
+    @staticmethod
+    def step_to(s, goal, shut, allow, blind):
+        """`paths.walk_step` from where the party stands, the rooms in `allow` left open."""
+        f = int(s.floor[0])
+        shut[list(allow)] = False
+        a = walk_step(s.tiles[0, f], s.fog[0, f], blind, s.room_of[0, f], shut, int(s.x[0]),
+                      int(s.y[0]), goal)  # fmt: skip
+        return None if a < 0 else int(a)
 
     def unstick(self, s):
         """No way on: search beside a secret door with unreached ground behind it (SECRET-2),
@@ -655,7 +649,8 @@ class ScriptedAgent:
         if s.rations[0] <= 0:
             return False  # FOOD-3: no healing without rations
         share = max(self.rest_below, self.rest_to)
-        low = any(s.hp[0, m] < share * s.ceiling[0, m] for m in self.standing(s))
+        hp, ceiling = s.hp[0].tolist(), s.ceiling[0].tolist()
+        low = any(hp[m] < share * ceiling[m] for m in self.standing(s))
         if not low:
             self.rest_to = 0.0
         return low
@@ -664,8 +659,10 @@ class ScriptedAgent:
     def standing(self, s) -> tuple:
         """Standing member slots in marching order."""
         if self._standing is None:  # read once a step
-            self._standing = tuple(int(m) for m in s.order[0]
-                                   if m >= 0 and s.in_party[0, m] and s.hp[0, m] > 0)  # fmt: skip
+            party, hp = s.in_party[0].tolist(), s.hp[0].tolist()
+            self._standing = tuple(
+                m for m in s.order[0].tolist() if m >= 0 and party[m] and hp[m] > 0
+            )
         return self._standing
 
     def order_action(self, s, mask):

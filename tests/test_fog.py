@@ -7,10 +7,13 @@ import copy
 import numpy as np
 import pytest
 
-from agents.fog import FogExpert, beside
+from agents.fog import FogExpert
+from agents.paths import first_step, frontier, search_spots, walk_step
 from agents.scripted import ScriptedAgent
+from delve_env.engine.core.actions import A_MOVE
 from delve_env.engine.core.state import ROOM_MARK
-from delve_env.engine.core.tables import HALL
+from delve_env.engine.core.tables import HALL, ROCK, ROOM
+from delve_env.engine.generation.floors import DX, DY
 from delve_env.env import DelveEnv
 
 
@@ -79,12 +82,70 @@ def test_a_room_is_guarded_for_the_fog_expert_only_where_the_party_heard_or_met_
     assert np.flatnonzero(fog.guarded(s, 1)).tolist() == [guarded[0]]
 
 
-def test_beside_marks_the_four_neighbours():
-    grid = np.zeros((4, 5), dtype=bool)
-    grid[1, 2] = True
-    want = np.zeros_like(grid)
-    want[0, 2] = want[2, 2] = want[1, 1] = want[1, 3] = True
-    assert (beside(grid) == want).all()
+def move(d: int) -> int:
+    return A_MOVE + d
+
+
+def direction(dx: int, dy: int) -> int:
+    return next(d for d in range(4) if (DX[d], DY[d]) == (dx, dy))
+
+
+def test_the_first_step_goes_toward_the_nearest_goal_tile_and_the_first_of_ties():
+    tiles = np.full((3, 7), HALL, dtype=np.uint8)
+    goal = np.zeros(tiles.shape, dtype=bool)
+    goal[1, 0] = goal[1, 5] = True  # 3 and 2 paces from (3, 1)
+    assert first_step(tiles, 3, 1, goal) == move(direction(1, 0))
+    goal[1, 1] = True  # now 2 paces each way: the first in row order (x 1) wins
+    assert first_step(tiles, 3, 1, goal) == move(direction(-1, 0))
+    goal[1, 3] = True  # standing on a goal: no step
+    assert first_step(tiles, 3, 1, goal) == -1
+    goal[:] = False
+    goal[1, 6] = True
+    tiles[:, 5] = ROCK  # walled off: no step
+    assert first_step(tiles, 3, 1, goal) == -1
+
+
+def test_a_walk_goes_round_a_shut_room_while_another_way_exists_and_blind_over_rock():
+    # a row of hall with a room (number 0) in its middle, and a hall loop above it
+    tiles = np.full((3, 7), HALL, dtype=np.uint8)
+    tiles[1, 1:6] = ROCK
+    tiles[2, 2:5] = ROOM
+    room_of = np.full(tiles.shape, -1, dtype=np.int8)
+    room_of[2, 2:5] = 0
+    fog = np.ones(tiles.shape, dtype=np.uint8)
+    goal = np.zeros(tiles.shape, dtype=bool)
+    goal[2, 6] = True
+    shut = np.zeros(9, dtype=bool)
+    east, north = move(direction(1, 0)), move(direction(0, -1))
+    assert walk_step(tiles, fog, False, room_of, shut, 0, 2, goal) == east  # through the room
+    shut[0] = True
+    assert walk_step(tiles, fog, False, room_of, shut, 0, 2, goal) == north  # round it
+    west = move(direction(-1, 0))  # standing in the shut room: out of it the long way round
+    assert walk_step(tiles, fog, False, room_of, shut, 2, 2, goal) == west
+    fog[0, 3] = 0  # the loop unseen: blind, the only way is through the shut room
+    assert walk_step(tiles, fog, True, room_of, shut, 0, 2, goal) == east
+    assert walk_step(tiles, fog, False, room_of, shut, 0, 2, goal) == north  # sighted
+
+
+def test_the_frontier_is_seen_ground_beside_unseen_and_search_spots_face_rock_then_unseen():
+    tiles = np.full((5, 6), HALL, dtype=np.uint8)
+    tiles[:, 3] = ROCK
+    fog = np.ones(tiles.shape, dtype=np.uint8)
+    fog[:, 4:] = 0  # beyond the rock, unseen
+    fog[0, 0] = 0
+    want = np.zeros(tiles.shape, dtype=bool)
+    want[0, 1] = want[1, 0] = True  # beside the unseen corner (rock beside unseen is no ground)
+    assert (frontier(tiles, fog, 3, 3) == want).all()
+    want[1, 0] = False
+    assert (frontier(tiles, fog, 0, 1) == want).all()  # the party's own tile left out
+    spots = np.zeros(tiles.shape, dtype=bool)
+    spots[:, 2] = True  # rock east, unseen ground beyond it
+    fog[4, 4] = 1  # seen ground beyond the rock: nothing to find there
+    spots[4, 2] = False
+    assert (search_spots(tiles, fog) == spots).all()
+    fog[2, 2] = 0  # an unseen spot is not searched from
+    spots[2, 2] = False
+    assert (search_spots(tiles, fog) == spots).all()
 
 
 def test_the_fog_expert_refuses_an_unknown_part_to_hide():
