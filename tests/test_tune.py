@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from delve_env.stats import wilson
 from delve_env.tools.cli import main
 from delve_env.tools.playtest import players as players_module
 from delve_env.tools.playtest.search import Outcome, cross, grid_values, isotonic, tune, tune_map
@@ -39,6 +40,44 @@ def test_the_crossing_is_found_within_the_tolerance_on_a_known_curve():
         hits += s.crossing is not None and abs(s.crossing - truth) <= s.tolerance
         most = max(most, s.games())
     assert hits >= 190 and most <= 0.4 * GRID
+
+
+def runs_player(seeds, runs, spread, rng):
+    """An adapted player of `runs` training runs: run r plays the logistic curve shifted by its
+    own offset (normal, sd `spread` of the key), each (run, seed) its own paired dice."""
+    u, offset = rng.random((runs, seeds)), rng.normal(0, spread, runs)
+    return lambda x: Outcome.wins(u < logistic(x - offset)[:, None])
+
+
+def test_the_crossing_s_interval_holds_the_spread_between_training_runs():
+    """100 simulated tunes of a player whose training runs scatter (each run's curve shifted by
+    a normal offset, sd 0.05: half the curve's own scale): with 3 runs a value the interval
+    holds the mean curve's crossing in at least 90% (measured 98; 191 of 200); one run a
+    value, whose interval holds the seeds' dice alone, in about half (measured 51)."""
+    z = np.random.default_rng(99).normal(0, 1, 100_000)
+    low, high = 0.0, 1.0
+    for _ in range(50):  # the mean curve over the runs' offsets crosses 80% here
+        mid = (low + high) / 2
+        low, high = (mid, high) if logistic(mid - 0.05 * z).mean() > 0.8 else (low, mid)
+    held = {}
+    for runs in (1, 3):
+        held[runs] = 0
+        for i in range(100):
+            play = runs_player(150, runs, 0.05, np.random.default_rng(i))
+            s = tune(play, "k", 0.0, 1.0, 0.8, 150 * runs, 6 * 150 * runs, False, seed=i)
+            held[runs] += s.interval is not None and s.interval[0] <= low <= s.interval[1]
+            assert s.games() <= 6 * 150 * runs and all(o.runs == runs for o in s.probes.values())
+    assert held[3] >= 90 and held[1] <= 70, held
+
+
+def test_a_probe_of_several_runs_reports_each_run_and_the_t_interval_over_them():
+    o = Outcome.wins([[1, 1, 1, 0], [1, 0, 1, 0], [1, 1, 1, 1]])  # 75%, 50%, 100%
+    assert o.runs == 3 and o.games == 12 and o.run_rates() == [0.75, 0.5, 1.0]
+    assert o.rate() == pytest.approx(0.75) and o.rate(np.array([1, 3]), np.array([0, 0])) == 0.5
+    # t over 3 runs: 0.75 +- 4.303 * 0.25 / sqrt 3 = 0.129-1.371, kept inside [0, 1]
+    assert o.interval() == pytest.approx((0.75 - 4.3027 * 0.25 / 3**0.5, 1.0), abs=1e-3)
+    one = Outcome.wins([1, 1, 1, 0])
+    assert one.runs == 1 and one.interval() == pytest.approx(wilson(3, 4))
 
 
 def test_an_integer_key_ends_on_the_two_values_around_the_target():
@@ -155,25 +194,39 @@ def test_a_floor_s_hazard_can_be_the_target(tmp_path):
 
 
 def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, monkeypatch):
+    """Each value's training runs (--adapt-runs 2: training seeds 0 and 1): the first value's
+    from the shipped policy, each later value's run i from run i of the nearest value."""
     from training import adapt
 
     calls = []
     real = adapt.adapted
 
     def spy(name, config, steps, root, seed=0, on_update=None, init=None):
-        calls.append((config["guard_chance"], steps, init))
+        calls.append((config["guard_chance"], steps, seed, init))
         return real(name, config, steps, root, seed, on_update, init)
 
     monkeypatch.setattr(adapt, "adapted", spy)
     assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
-                 "--target", "0.99", "--policy", "adapted", "--adapt", "2048", "--seeds", "4",
-                 "--confirm", "0", "--no-progress", "--out", str(tmp_path)]) == 0  # fmt: skip
-    assert calls[0] == (0.0, 2048, None)  # the first value from the shipped policy
-    assert calls[1][:2] == (1.0, 1024) and calls[1][2].parent.name.startswith("easy_guard")
+                 "--target", "0.99", "--policy", "adapted", "--adapt", "2048", "--adapt-runs",
+                 "2", "--seeds", "4", "--confirm", "0", "--no-progress", "--out",
+                 str(tmp_path)]) == 0  # fmt: skip
+    assert calls[:2] == [(0.0, 2048, 0, None), (0.0, 2048, 1, None)]  # from the shipped policy
+    assert [c[:3] for c in calls[2:4]] == [(1.0, 1024, 0), (1.0, 1024, 1)]
+    run0, run1 = calls[2][3].parent, calls[3][3].parent
+    assert run0 != run1 and run0.name.startswith("easy_guard")
     # the middle: from the nearest adapted value (0.0 and 1.0 tie: the first adapted)
-    assert calls[2] == (0.5, 1024, calls[1][2])
-    record = json.loads((calls[1][2].parent / "adapt.json").read_text())
-    assert record["key"]["config"]["guard_chance"] == 0.0 and record["key"]["steps"] == 2048
+    assert calls[4:6] == [(0.5, 1024, 0, calls[2][3]), (0.5, 1024, 1, calls[3][3])]
+    for run, folder in enumerate((run0, run1)):
+        record = json.loads((folder / "adapt.json").read_text())
+        assert record["key"]["config"]["guard_chance"] == 0.0 and record["key"]["seed"] == run
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["adapt_runs"] == 2 and all(p["games"] == 8 for p in data["probes"])
+    for p in data["probes"]:  # each run's rate on the probe's seeds, their mean the rate
+        games = [r for r in data["runs"] if r["value"] == p["value"]]
+        assert sorted({r["run"] for r in games}) == [0, 1]
+        each = [100 * np.mean([r["won"] for r in games if r["run"] == i]) for i in (0, 1)]
+        assert p["runs %"] == pytest.approx(each) and p["rate %"] == pytest.approx(np.mean(each))
+    assert "each run %" in (tmp_path / "tune.md").read_text()
 
 
 @pytest.mark.fast
@@ -197,6 +250,9 @@ def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, mon
     (["--key", "guard_chance", "--seeds", "0"], "--seeds"),
     (["--key", "guard_chance", "--html-games", "-1"], "--html-games"),
     (["--key", "guard_chance", "--policy", "adapted", "--adapt", "0"], "--adapt"),
+    (["--key", "guard_chance", "--policy", "adapted", "--adapt-runs", "0"], "--adapt-runs"),
+    (["--key", "guard_chance", "--policy", "adapted", "--seeds", "10", "--budget", "60"],
+     "--adapt-runs 3"),
     (["--key", "guard_chance", "--preset-file", "no/such.json"], "--preset-file"),
     (["--key", "guard_chance", "--key", "guard_chance"], "two different keys"),
     (["--key", "a", "--key", "b", "--key", "c"], "two different keys"),
@@ -224,8 +280,8 @@ def test_an_output_folder_that_cannot_be_written_is_refused_before_any_game(tmp_
 
 
 def test_a_value_played_again_plays_the_policy_adapted_for_it(tmp_path, monkeypatch):
-    """The confirmation plays the value found with the policy adapted for it when it was
-    probed, never a further adaptation of it."""
+    """The confirmation plays the value found with the policies adapted for it when it was
+    probed, never a further adaptation of them."""
     from types import SimpleNamespace
 
     from delve_env.tools.playtest.tune import Prober, player_of
@@ -234,21 +290,22 @@ def test_a_value_played_again_plays_the_policy_adapted_for_it(tmp_path, monkeypa
     calls = []
 
     def fake(name, config, steps, root, seed=0, on_update=None, init=None):
-        calls.append((config["band_size"], init))
-        return tmp_path / f"adapted-{config['band_size']}"
+        calls.append((config["band_size"], seed, init))
+        return tmp_path / f"adapted-{config['band_size']}-{seed}"
 
     monkeypatch.setattr(adapt, "adapted", fake)
     args = SimpleNamespace(adapt=100, warm_steps=None, out=tmp_path, workers=1, seeds=1,
-                           first_seed=0, floor=None, no_progress=True)  # fmt: skip
+                           first_seed=0, floor=None, no_progress=True, adapt_runs=2)  # fmt: skip
     base = playtest_preset()
     prober = Prober(args, {"base": base, "keys": ["band_size"], "spans": [(True, 1, 6)],
                            "player": player_of("adapted")}, {})  # fmt: skip
-    first = prober.policy(2)
-    assert prober.policy(3).spec.endswith("adapted-3/model.zip")
-    assert prober.policy(2) == first and calls == [
-        (2, None),
-        (3, tmp_path / "adapted-2" / "model.zip"),
-    ]
+    prober.policy(2)
+    prober.policy(3)
+    assert prober.adapted[3] == [tmp_path / "adapted-3-0", tmp_path / "adapted-3-1"]
+    prober.policy(2)
+    assert calls == [(2, 0, None), (2, 1, None),
+                     (3, 0, tmp_path / "adapted-2-0" / "model.zip"),
+                     (3, 1, tmp_path / "adapted-2-1" / "model.zip")]  # fmt: skip
 
 
 def playtest_preset():

@@ -172,8 +172,8 @@ def keep(path: Path | None, key: dict, runs: list[dict]) -> None:
 
 def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progress: bool = True,
              attempts: int = 1, adapt: int | None = None, out: Path | None = None,
-             seconds: dict | None = None, adapt_runs: int = 1,
-             sources: dict | None = None) -> list[dict]:  # fmt: skip
+             seconds: dict | None = None, adapt_runs: int = 1, sources: dict | None = None,
+             trained: dict | None = None) -> list[dict]:  # fmt: skip
     """Every (preset, player, seed) run, in that order (attempts of a seed together).
 
     Args:
@@ -191,18 +191,21 @@ def play_all(presets: list[Preset], specs, seeds: range, workers: int = 1, progr
             played on every seed, its games marked with its `run`.
         sources: Filled with the policy file each (preset, player, run) played from (None
             for the scripted players and random).
+        trained: The adapted player's runs already trained (preset name -> the folder of
+            each run, `adapt_runs` of them), played instead of adapting here (`delve tune`
+            warm-starts them).
     """
     from ...policy import PolicyNet, is_policy_file
 
     cast = lineup(list(specs), adapt is not None) if specs and isinstance(specs[0], str) \
         else list(specs)  # fmt: skip
-    adapted: dict = {}
+    adapted: dict = dict(trained or {})
     pending: dict = {}
     done: dict = {}
     seconds = {} if seconds is None else seconds
     with Bar(progress) as bar:
         started = time.perf_counter()
-        if adapt is not None and any(p.adapted for p in cast):
+        if adapt is not None and trained is None and any(p.adapted for p in cast):
             from training.adapt import adapted as adapt_run
 
             root = (out if out is not None else DEFAULT_OUT) / "adapted"

@@ -22,7 +22,15 @@ from ...engine.core.params import DIFFICULTIES
 from ..files import save_whole, writable_folder, write_whole
 from .html import HTML_GAMES
 from .players import Player, lineup
-from .report import hazard, hazard_lines, hazard_records, lost_on, summarize, table
+from .report import (
+    hazard,
+    hazard_lines,
+    hazard_records,
+    lost_on,
+    summarize,
+    table,
+    training_runs,
+)
 from .search import Outcome, Search, grid_values, tune, tune_map
 from .variants import SWEEPABLE, Preset, load_preset, parse_overrides, parse_value
 
@@ -81,6 +89,11 @@ def add_arguments(parser) -> None:
                         help="with --policy adapted: the steps of each later value's, started "
                              "from the nearest value's adapted policy (default half of "
                              "--adapt)")  # fmt: skip
+    parser.add_argument("--adapt-runs", type=int, default=3, metavar="R",
+                        help="with --policy adapted: training runs of every value (training "
+                             "seeds 0..R-1, each later value's run i from run i of its "
+                             "nearest value; the rates and the crossing's interval hold their "
+                             "spread; default 3)")  # fmt: skip
     parser.add_argument("--html-games", type=int, default=HTML_GAMES, metavar="K",
                         help="tune.html holds, of every probe, up to K lost games and one won, "
                              f"to replay (default {HTML_GAMES}; 0 for none)")  # fmt: skip
@@ -179,10 +192,16 @@ def checked(args) -> dict:
                                ("--html-games", args.html_games, 0)):  # fmt: skip
         if value < least:
             raise ValueError(f"{name} must be at least {least}, got {value}")
-    budget = 6 * args.seeds if args.budget is None else args.budget
-    if budget < 3 * args.seeds:
-        raise ValueError(f"--budget {budget}: at least 3 probes of --seeds {args.seeds} games "
-                         f"(the range's ends and middle), {3 * args.seeds} games")  # fmt: skip
+    player = player_of(args.policy)
+    if args.adapt_runs < 1:
+        raise ValueError(f"--adapt-runs must be at least 1, got {args.adapt_runs}")
+    probe_games = args.seeds * (args.adapt_runs if player.adapted else 1)
+    budget = 6 * probe_games if args.budget is None else args.budget
+    if budget < 3 * probe_games:
+        raise ValueError(f"--budget {budget}: at least 3 probes of {probe_games} games (--seeds "
+                         f"{args.seeds}" + (f" x --adapt-runs {args.adapt_runs}" if
+                         player.adapted else "") + f"; the range's ends and middle), "
+                         f"{3 * probe_games} games")  # fmt: skip
     tolerance = args.tolerance
     if tolerance is not None and not 0 < tolerance < high - low:
         raise ValueError(f"--tolerance must be above 0 and below the range's width "
@@ -196,7 +215,6 @@ def checked(args) -> dict:
         if not 0 <= args.floor <= shallowest:
             raise ValueError(f"--floor must be a floor of the dungeon, 0 (the courtyard) to "
                              f"{shallowest}, got {args.floor}")  # fmt: skip
-    player = player_of(args.policy)
     if player.adapted:
         if args.adapt < 1:
             raise ValueError(f"--adapt STEPS must be a positive number of steps, got {args.adapt}")
@@ -210,29 +228,31 @@ def checked(args) -> dict:
             ) from None
     return {"base": base, "keys": keys, "spans": spans, "integer": integer, "low": low,
             "high": high, "budget": budget, "confirm": confirm, "player": player,
-            "tolerance": tolerance}  # fmt: skip
+            "tolerance": tolerance, "probe_games": probe_games}  # fmt: skip
 
 
 # --- playing a probe -------------------------------------------------------------------------
 
 
 def outcome(runs: list[dict], floor: int | None) -> Outcome:
-    """A probe's runs (seed by seed) as what the search reads."""
-    runs = sorted(runs, key=lambda r: r["seed"])
+    """A probe's games (seed by seed, a row per training run) as what the search reads."""
+    rows = [sorted(games, key=lambda r: r["seed"]) for _, games in
+            sorted(training_runs(runs).items())]  # fmt: skip
     if floor is None:
-        return Outcome.wins([r["won"] for r in runs])
-    hits = np.array([lost_on(floor)(r) for r in runs], dtype=np.int64)
-    return Outcome(hits, np.array([r["deepest"] >= floor for r in runs], dtype=np.int64))
+        return Outcome.wins([[r["won"] for r in games] for games in rows])
+    return Outcome([[lost_on(floor)(r) for r in games] for games in rows],
+                   [[r["deepest"] >= floor for r in games] for games in rows])  # fmt: skip
 
 
 class Prober:
-    """Plays one value of the key for the player on the seeds, keeping every run; the adapted
-    player is trained for each value first, from the nearest value already adapted."""
+    """Plays one value of the key for the player on the seeds, keeping every game; the
+    adapted player is trained for each value first (`--adapt-runs` runs), from the nearest
+    value already adapted."""
 
     def __init__(self, args, asked: dict, seconds: dict):
         self.args, self.asked, self.seconds = args, asked, seconds
-        self.runs: dict = {}  # value -> runs
-        self.adapted: dict = {}  # value -> folder
+        self.runs: dict = {}  # value -> games
+        self.adapted: dict = {}  # value -> the folder of each training run
         self.sources: dict = {}  # (preset, player, run) -> the policy file played, for tune.html
         self.workers = args.workers or mp.cpu_count()
 
@@ -251,34 +271,39 @@ class Prober:
         )
 
     def policy(self, value) -> Player:
+        """The player of one value: the adapted player's runs trained for it first (once:
+        a value played again, as the confirmation does, plays the same policies)."""
         player = self.asked["player"]
-        if not player.adapted:
+        if not player.adapted or value in self.adapted:
             return player
         from training.adapt import adapted
 
-        if value in self.adapted:  # played again (the confirmation): the same policy
-            return Player("adapted", f"sampled:{self.adapted[value] / 'model.zip'}")
         started = time.perf_counter()
         nearest = min(self.adapted, key=lambda v: self.distance(v, value), default=None)
         steps = (
             self.args.adapt if nearest is None else (self.args.warm_steps or self.args.adapt // 2)
         )
-        init = None if nearest is None else self.adapted[nearest] / "model.zip"
         preset = self.preset(value)
-        self.adapted[value] = adapted(preset.slug(), preset.config, steps,
-                                      self.args.out / "adapted", init=init)  # fmt: skip
+        self.adapted[value] = [
+            adapted(preset.slug(), preset.config, steps, self.args.out / "adapted", run,
+                    init=None if nearest is None else self.adapted[nearest][run] / "model.zip")
+            for run in range(self.args.adapt_runs)
+        ]  # fmt: skip
         self.seconds["adapting"] = self.seconds.get("adapting", 0) + time.perf_counter() - started
-        return Player("adapted", f"sampled:{self.adapted[value] / 'model.zip'}")
+        return player
 
     def play(self, value, seeds: range) -> list[dict]:
         from . import play_all
 
-        started = time.perf_counter()
         player = self.policy(value)
-        runs = play_all([self.preset(value)], [player], seeds, self.workers,
-                        not self.args.no_progress, out=self.args.out,
-                        sources=self.sources)  # fmt: skip
-        runs = [{**r, "policy": self.asked["player"].name, "value": value} for r in runs]
+        started = time.perf_counter()
+        preset = self.preset(value)
+        trained = {preset.name: self.adapted[value]} if player.adapted else None
+        runs = play_all([preset], [player], seeds, self.workers, not self.args.no_progress,
+                        out=self.args.out, sources=self.sources,
+                        adapt_runs=len(trained[preset.name]) if trained else 1,
+                        trained=trained)  # fmt: skip
+        runs = [{**r, "policy": player.name, "value": value} for r in runs]
         self.seconds["playing"] = self.seconds.get("playing", 0) + time.perf_counter() - started
         return runs
 
@@ -319,7 +344,8 @@ def summary(search: Search, asked: dict, args, confirmation: dict | None, second
     what = "win rate" if args.floor is None else f"hazard on floor {args.floor}"
     probes = [{"value": v, "rate %": 100 * o.rate(),
                "95% interval": tuple(100 * x for x in o.interval()),
-               "games": int(len(o.hits)), "counted": int(o.tries.sum())}
+               "games": o.games, "counted": int(o.tries.sum()),
+               "runs %": [100 * r for r in o.run_rates()] if o.runs > 1 else None}
               for v, o in sorted(search.probes.items())]  # fmt: skip
     return {"preset": asked["base"].name, "config": asked["base"].config, "key": search.key,
             "player": asked["player"].name, "target %": 100 * search.target, "rate": what,
@@ -328,6 +354,7 @@ def summary(search: Search, asked: dict, args, confirmation: dict | None, second
             "verdict": search.verdict, "note": search.note, "crossing": search.crossing,
             "interval": search.interval, "bracket": search.bracket, "probes": probes,
             "games": search.games(), "curve": search.curve, "confirmation": confirmation,
+            "adapt_runs": args.adapt_runs if asked["player"].adapted else None,
             "seconds": {k: round(v, 1) for k, v in seconds.items()}}  # fmt: skip
 
 
@@ -336,11 +363,15 @@ def markdown(data: dict, runs: list[dict]) -> str:
     lines = [f"# {data['preset']}: {key} for a {what} of {data['target %']:.1f}% "
              f"({data['player']})", ""]  # fmt: skip
     verdict = data["verdict"]
+    trained = data.get("adapt_runs") or 1  # training runs of each value
+    held = "the seeds' dice" + (
+        f" and the spread of {trained} training runs" if trained > 1 else ""
+    )
     if data["crossing"] is not None and verdict in ("found", "budget", "seeds"):
         low, high = data["interval"]
         lines.append(f"The {what} crosses {data['target %']:.1f}% at **{key} = "
-                     f"{data['crossing']:.4g}** (95% interval {low:.4g} to {high:.4g}, the "
-                     f"seeds' dice), after {len(data['probes'])} probes and {data['games']} "
+                     f"{data['crossing']:.4g}** (95% interval {low:.4g} to {high:.4g}, "
+                     f"{held}), after {len(data['probes'])} probes and {data['games']} "
                      f"games.")  # fmt: skip
         if data["bracket"] and isinstance(data["bracket"][0], int) and verdict == "found":
             by = {p["value"]: p for p in data["probes"]}
@@ -361,10 +392,18 @@ def markdown(data: dict, runs: list[dict]) -> str:
         holds = "holds" if confirmed[0]["holds"] else "does not hold"
         lines += ["", f"Confirmation on {n} fresh seeds ({first}-{first + n - 1}): {rates}: "
                   f"{holds} the target."]  # fmt: skip
-    lines += ["", "Every probe, on the same seeds:", ""]
-    lines += table([key, f"{what} %", "95% interval", "games"],
-                   [[p["value"], p["rate %"], p["95% interval"], p["games"]]
-                    for p in data["probes"]])  # fmt: skip
+    if trained == 1:
+        lines += ["", "Every probe, on the same seeds:", ""]
+        lines += table([key, f"{what} %", "95% interval", "games"],
+                       [[p["value"], p["rate %"], p["95% interval"], p["games"]]
+                        for p in data["probes"]])  # fmt: skip
+    else:
+        lines += ["", f"Every probe, on the same seeds, each value's {trained} training runs (the "
+                  f"interval: t over the runs):", ""]  # fmt: skip
+        lines += table([key, f"{what} %", "95% interval", "each run %", "games"],
+                       [[p["value"], p["rate %"], p["95% interval"],
+                         ", ".join(f"{r:.1f}" for r in p["runs %"]), p["games"]]
+                        for p in data["probes"]])  # fmt: skip
     lines += ["", *hazard_lines(hazard(runs), [])]
     return "\n".join(lines) + "\n"
 
@@ -413,8 +452,9 @@ def run(args) -> int:
     prober = Prober(args, asked, seconds)
     if len(asked["keys"]) == 2:
         return run_map(args, asked, prober, out, seconds, started)
-    search = tune(prober, asked["keys"][0], asked["low"], asked["high"], args.target, args.seeds,
-                  asked["budget"], asked["integer"], asked["tolerance"])  # fmt: skip
+    search = tune(prober, asked["keys"][0], asked["low"], asked["high"], args.target,
+                  asked["probe_games"], asked["budget"], asked["integer"],
+                  asked["tolerance"])  # fmt: skip
     confirmation = None
     if asked["confirm"] and search.verdict in ("found", "budget", "seeds") and \
             search.crossing is not None:  # fmt: skip
