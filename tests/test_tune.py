@@ -179,6 +179,24 @@ def test_delve_tune_on_the_game_writes_its_report_and_resumes(tmp_path, monkeypa
     assert capsys.readouterr().out == first
 
 
+def test_the_confirmation_keeps_its_games_apart_from_the_probes_so_a_tune_resumes(tmp_path,
+                                                                               monkeypatch):  # fmt: skip
+    """An integer key's confirmation plays a probed value again on fresh seeds: its games are
+    kept under OUT/confirmation/, never over the probe's, so asked again nothing is played."""
+    args = ["tune", "--preset", "easy", "--set", "depth=2", "--key", "band_size", "--target",
+            "0.5", "--floor", "1", "--policy", "random", "--seeds", "8", "--confirm", "4",
+            "--html-games", "0", "--no-progress", "--out", str(tmp_path)]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads((tmp_path / "tune.json").read_text())
+    assert data["bracket"] == [1, 2] and [c["value"] for c in data["confirmation"]] == [1, 2]
+    probe = json.loads((tmp_path / "runs" / "easy_band_size=1" / "random.json").read_text())
+    assert probe["key"]["seeds"] == [1000, 8]
+    kept = tmp_path / "confirmation" / "runs" / "easy_band_size=1" / "random.json"
+    assert json.loads(kept.read_text())["key"]["seeds"] == [1008, 4]
+    monkeypatch.setattr("delve_env.policy.play", lambda *a, **k: pytest.fail("a game was played"))
+    assert main(args) == 0
+
+
 def test_a_floor_s_hazard_can_be_the_target(tmp_path):
     assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
                  "--target", "0.3", "--floor", "1", "--policy", "random", "--seeds", "8",

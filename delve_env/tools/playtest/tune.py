@@ -4,8 +4,9 @@ A designer names a preset, a key, a target rate and a player; the search (search
 values of the key, every probe on the same seeds, until the value where the player's win rate
 (or, with `--floor F`, its hazard on floor F) crosses the target is pinned to the tolerance,
 and then plays that value once more on fresh seeds to confirm it. Each probe's games are kept
-under OUT/runs/ as a playtest keeps them, so a tune stopped and asked again replays nothing it
-has played; the adapted player's policies under OUT/adapted/.
+under OUT/runs/ as a playtest keeps them (the confirmation's under OUT/confirmation/runs/), so
+a tune stopped and asked again replays nothing it has played; the adapted player's policies
+under OUT/adapted/.
 """
 
 from __future__ import annotations
@@ -292,7 +293,9 @@ class Prober:
         self.seconds["adapting"] = self.seconds.get("adapting", 0) + time.perf_counter() - started
         return player
 
-    def play(self, value, seeds: range) -> list[dict]:
+    def play(self, value, seeds: range, kept: str = "") -> list[dict]:
+        """Every game of one value on `seeds`, kept under OUT/`kept`/runs/ (a probe's under
+        OUT/runs/, the confirmation's apart: the same value on other seeds)."""
         from . import play_all
 
         player = self.policy(value)
@@ -300,7 +303,7 @@ class Prober:
         preset = self.preset(value)
         trained = {preset.name: self.adapted[value]} if player.adapted else None
         runs = play_all([preset], [player], seeds, self.workers, not self.args.no_progress,
-                        out=self.args.out, sources=self.sources,
+                        out=self.args.out / kept, sources=self.sources,
                         adapt_runs=len(trained[preset.name]) if trained else 1,
                         trained=trained)  # fmt: skip
         runs = [{**r, "policy": player.name, "value": value} for r in runs]
@@ -325,7 +328,7 @@ def confirm(prober: Prober, search: Search, games: int) -> list[dict]:
     values = search.bracket if search.integer else (snap(search.crossing, search),)
     out = []
     for value in values:
-        got = outcome(prober.play(value, fresh), args.floor)
+        got = outcome(prober.play(value, fresh, "confirmation"), args.floor)
         low, high = got.interval()
         out.append({"value": value, "seeds": [fresh.start, len(fresh)], "games": len(fresh),
                     "rate %": 100 * got.rate(), "95% interval": (100 * low, 100 * high)})  # fmt: skip
