@@ -200,7 +200,8 @@ def test_the_confirmation_keeps_its_games_apart_from_the_probes_so_a_tune_resume
 def test_a_floor_s_hazard_can_be_the_target(tmp_path):
     assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
                  "--target", "0.3", "--floor", "1", "--policy", "random", "--seeds", "8",
-                 "--no-progress", "--confirm", "0", "--out", str(tmp_path)]) == 0  # fmt: skip
+                 "--html-games", "0", "--no-progress", "--confirm", "0", "--out",
+                 str(tmp_path)]) == 0  # fmt: skip
     data = json.loads((tmp_path / "tune.json").read_text())
     assert data["rate"] == "hazard on floor 1" and data["confirmation"] is None
     for p in data["probes"]:  # lost on floor 1 among the games that reached it
@@ -226,14 +227,14 @@ def test_the_adapted_player_is_warm_started_from_the_nearest_value(tmp_path, mon
     monkeypatch.setattr(adapt, "adapted", spy)
     assert main(["tune", "--preset", "easy", "--set", "depth=2", "--key", "guard_chance",
                  "--target", "0.99", "--policy", "adapted", "--adapt", "2048", "--adapt-runs",
-                 "2", "--seeds", "4", "--confirm", "0", "--no-progress", "--out",
-                 str(tmp_path)]) == 0  # fmt: skip
+                 "2", "--seeds", "4", "--budget", "24", "--confirm", "0", "--no-progress",
+                 "--out", str(tmp_path)]) == 0  # fmt: skip
     assert calls[:2] == [(0.0, 2048, 0, None), (0.0, 2048, 1, None)]  # from the shipped policy
     assert [c[:3] for c in calls[2:4]] == [(1.0, 1024, 0), (1.0, 1024, 1)]
     run0, run1 = calls[2][3].parent, calls[3][3].parent
     assert run0 != run1 and run0.name.startswith("easy_guard")
     # the middle: from the nearest adapted value (0.0 and 1.0 tie: the first adapted)
-    assert calls[4:6] == [(0.5, 1024, 0, calls[2][3]), (0.5, 1024, 1, calls[3][3])]
+    assert calls[4:] == [(0.5, 1024, 0, calls[2][3]), (0.5, 1024, 1, calls[3][3])]
     for run, folder in enumerate((run0, run1)):
         record = json.loads((folder / "adapt.json").read_text())
         assert record["key"]["config"]["guard_chance"] == 0.0 and record["key"]["seed"] == run
