@@ -25,7 +25,7 @@ def first_step(tiles, x, y, goal):
         for tx in range(W):
             if goal[ty, tx] and 0 <= dist[ty, tx] < best:
                 best, gx, gy = dist[ty, tx], tx, ty
-    if gx < 0 or (goal[y, x] and dist[y, x] >= 0):
+    if gx < 0 or goal[y, x]:  # (the party's own tile is always reached)
         return -1
     walk_distances(tiles, gx, gy, dist)
     for d in range(4):

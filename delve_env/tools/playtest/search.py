@@ -232,8 +232,9 @@ def tune(play, key: str, low: float, high: float, target: float, probe_games: in
          on_probe=None) -> Search:  # fmt: skip
     """Search `key` over [low, high] for the value where `play(value)`'s rate crosses
     `target` (module docstring). `probe_games` games a probe (seeds times training runs),
-    `budget` games in all (at least three probes); `tolerance` the width of the crossing's interval to stop at (default: one step
-    for an integer key, a tenth of the range for another). `on_probe(search)` after each."""
+    `budget` games in all (at least three probes); `tolerance` the width of the crossing's
+    interval to stop at (default: one step for an integer key, a tenth of the range for
+    another). `on_probe(search)` after each."""
     if budget < 3 * probe_games:
         raise ValueError(
             f"a budget of {budget} games is under the first 3 probes' {3 * probe_games}"
